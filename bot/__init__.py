@@ -1,0 +1,1 @@
+"""The application: the service, storage and the front ends (console, Discord)."""

@@ -1,0 +1,90 @@
+"""The rules contract every game implements (ARCHITECTURE: The rules contract).
+
+A ruleset is pure and deterministic: the same state, order and dice give the same result.
+``apply`` never changes the state it is given; it returns a new one, or raises
+:class:`~engine.core.errors.IllegalOrder` and leaves everything as it was.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol, runtime_checkable
+
+from pydantic import BaseModel
+
+from engine.core.events import Event
+from engine.core.orders import Order
+
+
+class Scenario(BaseModel):
+    id: str
+    title: str
+    description: str = ""
+
+
+class Prompt(BaseModel):
+    """Whose decision it is now and what kind of decision.
+
+    ``role`` is ``None`` once the game is over. ``verbs`` are the order verbs accepted now;
+    :meth:`Ruleset.legal_orders` enumerates the orders themselves.
+    """
+
+    role: str | None
+    kind: str
+    text: str
+    verbs: list[str] = []
+    turn: int = 0
+    phase: str = ""
+
+
+class Result(BaseModel):
+    """How the game ended: the winning role or side (``None`` for a draw) and the level."""
+
+    winner: str | None
+    level: str = "victory"
+    text: str
+
+
+class Progress(BaseModel):
+    """Where the game stands on its turn track, for snapshots and "roll back to turn N"."""
+
+    turn: int
+    player: str
+    phase: str
+
+
+class Dice(Protocol):
+    def roll(self, sides: int, purpose: str = "") -> int: ...
+
+
+@runtime_checkable
+class Ruleset(Protocol):
+    id: str
+    title: str
+
+    def scenarios(self) -> list[Scenario]: ...
+
+    def roles(self, scenario: str) -> list[str]: ...
+
+    def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> Any: ...
+
+    def prompt(self, state: Any) -> Prompt: ...
+
+    def legal_orders(self, state: Any, role: str | None = None) -> list[Order]: ...
+
+    def parse_order(self, text: str) -> Order: ...
+
+    def load_order(self, data: dict[str, Any]) -> Order: ...
+
+    def apply(self, state: Any, role: str, order: Order, dice: Dice) -> tuple[Any, list[Event]]: ...
+
+    def view(self, state: Any, role: str | None) -> Any: ...
+
+    def result(self, state: Any) -> Result | None: ...
+
+    def progress(self, state: Any) -> Progress: ...
+
+    def dump_state(self, state: Any) -> dict[str, Any]: ...
+
+    def load_state(self, data: dict[str, Any]) -> Any: ...
+
+    def invariant_problems(self, state: Any) -> list[str]: ...
