@@ -1,0 +1,238 @@
+"""PFV 5, Set-up: the Allied player sets up first, then the Axis player.
+
+Pieces with a printed set-up hex (the Para Brigade at Bone, Broich at 8306, La Spezia,
+the Marines and Messe at Mareth) are placed automatically: the player has no choice.
+Every other piece is placed with ``place PIECE HEX``, or all at once with ``auto``.
+"""
+
+from __future__ import annotations
+
+from engine.core.hexgrid import distance
+from engine.games.pfv.board import Board
+from engine.games.pfv.context import SIDE_NAME, Ctx, listing, refuse
+from engine.games.pfv.orders import Auto, Done, Place
+from engine.games.pfv.state import ALLIED, AXIS, State
+
+
+def setup_pieces(board: Board, state: State, side: str) -> list[str]:
+    """The pieces ``side`` sets up (PFV 5): no battlegroups, no two-star pieces, not Patton."""
+    out = []
+    for pid, c in board.counters.items():
+        if c.side != side or c.kind == "battlegroup" or "two_star" in c.tags:
+            continue
+        if pid == board.scenario.patton:
+            continue
+        out.append(pid)
+    return sorted(out)
+
+
+def unplaced(board: Board, state: State, side: str) -> list[str]:
+    return [p for p in setup_pieces(board, state, side) if state.pieces[p].where == "pool"]
+
+
+def zone(board: Board, piece_id: str) -> tuple[list[str], str]:
+    """The hexes a piece may be set up in, ignoring other pieces, and the rule that says so."""
+    c = board.counter(piece_id)
+    land = [h for h in board.map.hex if board.map.land[h] and board.enter_cost(h) is not None]
+    if c.fixed_hex:
+        return [c.fixed_hex], f"{c.name} sets up in {c.fixed_hex}"
+    airbase = set(board.scenario.eighth_army_hexes) & set(board.airfields[ALLIED])
+    if c.side == ALLIED:
+        if c.kind == "air":
+            hexes = [
+                h for h in board.airfields[ALLIED] if board.region(h) == "algeria" or h in airbase
+            ]
+            return hexes, "Allied air sets up on an Allied airfield in Algeria or at the airbase"
+        if "8th_army" in c.tags:
+            return list(board.crest_8th), "8th Army pieces set up in the 8th Army hexes"
+        if "ii_corps" in c.tags:
+            return list(board.crest_ii), "II Corps pieces set up in the II Corps hexes"
+        hexes = [h for h in land if board.region(h) == "algeria"]
+        if c.near_hex and c.within is not None:
+            hexes = [h for h in hexes if distance(h, c.near_hex) <= c.within]
+            return hexes, f"{c.name} sets up in Algeria within {c.within} hexes of {c.near_hex}"
+        return hexes, "Allied pieces set up in Algeria"
+    if c.kind == "air":
+        hexes = [h for h in board.airfields[AXIS] if board.region(h) == "tunisia"]
+        hexes = [h for h in hexes if h not in board.crest_8th and h not in board.crest_ii]
+        return hexes, "Axis air sets up on an Axis airfield in Tunisia"
+    banned = set(board.crest_8th) | set(board.crest_ii) | set(board.scenario.eighth_army_hexes)
+    hexes = [h for h in land if board.region(h) == "tunisia" and h not in banned]
+    return hexes, "Axis pieces set up in Tunisia, outside the 8th Army and II Corps hexes"
+
+
+def placement_problem(ctx: Ctx, piece_id: str, hex_id: str) -> str | None:
+    """Why ``piece_id`` may not be set up in ``hex_id`` now, or ``None``."""
+    b, s = ctx.board, ctx.state
+    hexes, rule = zone(b, piece_id)
+    if hex_id not in hexes:
+        return rule
+    stacks = b.stacks(s)
+    here = stacks.get(hex_id, [])
+    if here and b.side(here[0]) != b.side(piece_id):
+        return "a piece may not set up in a hex held by the enemy"
+    why = b.stacking_problem(here + [piece_id])
+    if why:
+        return why
+    return reservation_problem(ctx, piece_id, hex_id, stacks)
+
+
+def reservation_problem(
+    ctx: Ctx, piece_id: str, hex_id: str, stacks: dict[str, list[str]]
+) -> str | None:
+    """Placements that would leave a later piece with nowhere legal to go (PFV 5)."""
+    b, s = ctx.board, ctx.state
+    side = b.side(piece_id)
+    rest = [p for p in unplaced(b, s, side) if p != piece_id]
+    c = b.counter(piece_id)
+    if "ii_corps" in c.tags:
+        uncovered = [
+            h
+            for h in b.crest_ii
+            if not any("ii_corps" in b.counter(p).tags for p in stacks.get(h, []))
+        ]
+        left = [p for p in rest if "ii_corps" in b.counter(p).tags]
+        still = [h for h in uncovered if h != hex_id]
+        if len(still) > len(left):
+            return f"every II Corps hex needs a II Corps piece, and {listing(still)} would be left without one"
+    after = {h: list(v) for h, v in stacks.items()}
+    after.setdefault(hex_id, []).append(piece_id)
+    for other in rest:
+        oc = b.counter(other)
+        if not (oc.fixed_hex or oc.near_hex):
+            continue
+        hexes, _ = zone(b, other)
+        if not any(b.stacking_problem(after.get(h, []) + [other]) is None for h in hexes):
+            return f"{oc.name} would have no legal set-up hex left"
+    return None
+
+
+def legal_placements(ctx: Ctx, piece_id: str) -> list[str]:
+    hexes, _ = zone(ctx.board, piece_id)
+    return [h for h in sorted(hexes) if placement_problem(ctx, piece_id, h) is None]
+
+
+def place_fixed(ctx: Ctx, side: str) -> None:
+    """Pieces with a printed set-up hex go there at once (PFV 5)."""
+    for pid in unplaced(ctx.board, ctx.state, side):
+        c = ctx.board.counter(pid)
+        if c.fixed_hex:
+            ctx.put(pid, c.fixed_hex)
+            ctx.log("setup", f"{c.name} sets up in {c.fixed_hex}, as the rules require (PFV 5).")
+
+
+def place(ctx: Ctx, order: Place) -> None:
+    """``place PIECE HEX`` during set-up (PFV 5)."""
+    b, s = ctx.board, ctx.state
+    pid = order.piece
+    side = s.player
+    if pid not in b.counters:
+        raise refuse(
+            "PFV 5",
+            f"There is no piece called {pid!r}.",
+            f"Pieces to set up: {listing(unplaced(b, s, side))}.",
+        )
+    if b.side(pid) != side:
+        raise refuse(
+            "PFV 5",
+            f"{b.name(pid)} is not a {SIDE_NAME[side]} piece; the {SIDE_NAME[side]} player is setting up.",
+        )
+    if pid not in setup_pieces(b, s, side):
+        raise refuse(
+            "PFV 5",
+            f"{b.name(pid)} is not set up at the start: battlegroups, two-star pieces and Patton enter later.",
+        )
+    if s.pieces[pid].where != "pool":
+        raise refuse("PFV 5", f"{b.name(pid)} is already set up in {s.pieces[pid].hex}.")
+    if order.hex not in b.map.hex:
+        raise refuse("PFV 3", f"{order.hex} is not a hex of the map.")
+    why = placement_problem(ctx, pid, order.hex)
+    if why:
+        legal = legal_placements(ctx, pid)
+        raise refuse(
+            "PFV 5",
+            f"{b.name(pid)} may not set up in {order.hex}: {why}.",
+            f"Legal hexes: {listing(legal)}.",
+        )
+    ctx.put(pid, order.hex)
+    ctx.log("setup", f"{b.name(pid)} sets up in {order.hex}.", piece=pid, hex=order.hex)
+
+
+def auto(ctx: Ctx, order: Auto) -> None:
+    """Set up every remaining piece of the side in a default hex: the legal hex nearest the
+    front, supports beside a unit where they can. A convenience, not a historical set-up."""
+    b, s = ctx.board, ctx.state
+    side = s.player
+    front = [
+        h
+        for h in b.map.hex
+        if b.map.land[h] and b.region(h) == ("tunisia" if side == ALLIED else "algeria")
+    ]
+    if side == AXIS:
+        front = [
+            p.hex for p in s.pieces.values() if p.where == "map" and b.side(p.id) == ALLIED
+        ] or front
+
+    def priority(pid: str) -> tuple[int, str]:
+        c = b.counter(pid)
+        rank = 0 if "ii_corps" in c.tags else 1 if c.near_hex else 2 if b.is_unit(pid) else 3
+        return rank, pid
+
+    for pid in sorted(unplaced(b, s, side), key=priority):
+        options = legal_placements(ctx, pid)
+        if not options:
+            raise refuse(
+                "PFV 5",
+                f"{b.name(pid)} has no legal set-up hex left.",
+                "Place it by hand, or undo.",
+            )
+        stacks = b.stacks(s)
+        score = _default_hex_score(b, pid, stacks, front)
+        best = min(options, key=score)
+        ctx.put(pid, best)
+        ctx.log("setup", f"{b.name(pid)} sets up in {best}.", piece=pid, hex=best)
+
+
+def _default_hex_score(b: Board, pid: str, stacks: dict[str, list[str]], front: list[str]):
+    """Units prefer empty hexes near the front; supports prefer a hex with a friendly unit."""
+    is_unit = b.is_unit(pid)
+
+    def score(h: str) -> tuple[int, int, int, str]:
+        here = stacks.get(h, [])
+        crowded = len(here)
+        lonely = 0 if (not is_unit and any(b.is_unit(p) for p in here)) else 1
+        near = min((distance(h, f) for f in front), default=0)
+        return (crowded if is_unit else lonely), near, crowded, h
+
+    return score
+
+
+def done(ctx: Ctx, order: Done) -> None:
+    """End a side's set-up: everything placed, every II Corps hex holding a II Corps piece."""
+    b, s = ctx.board, ctx.state
+    side = s.player
+    left = unplaced(b, s, side)
+    if left:
+        raise refuse(
+            "PFV 5",
+            f"{len(left)} piece(s) are not set up yet: {listing([p for p in left])}.",
+            "Place them, or type 'auto' to set them up in default hexes.",
+        )
+    if side == ALLIED:
+        stacks = b.stacks(s)
+        empty = [
+            h
+            for h in b.crest_ii
+            if not any("ii_corps" in b.counter(p).tags for p in stacks.get(h, []))
+        ]
+        if empty:
+            raise refuse(
+                "PFV 5",
+                f"Every II Corps hex needs at least one II Corps piece; {listing(empty)} has none.",
+            )
+        ctx.log("phase", "The Allied player has set up. The Axis player sets up next (PFV 5).")
+        s.player = AXIS
+        place_fixed(ctx, AXIS)
+        return
+    ctx.log("phase", "Both sides are set up. Game turn 1 begins with the Axis player turn (PFV 7).")
+    s.turn, s.player, s.phase = 1, AXIS, "move"
