@@ -38,6 +38,8 @@ class Board:
             self._enter_mp[h] = None if any(c is None for c in costs) else max(costs, default=1)
             self._drm[h] = max((hexmap.terrain_types[t].drm for t in mh.terrain), default=0)
         self.last_turn = scenario.turns[-1].turn
+        #: memoised answers to static questions (set-up zones and the like)
+        self.cache: dict[str, dict] = {}
 
     # -- counters --------------------------------------------------------------
 
@@ -93,6 +95,15 @@ class Board:
     def river_unbridged(self, a: str, b: str) -> bool:
         sides = self.map.sides_of(a, b)
         return "river" in sides and "bridge" not in sides
+
+    def step_costs(self, options: Options) -> dict[tuple[str, str], float | None]:
+        """Every adjacent pair's :meth:`step_cost`, computed once per board and setting."""
+        key = f"step-costs-{options.road_ignores_river}"
+        if key not in self.cache:
+            self.cache[key] = {
+                (a, n): self.step_cost(a, n, options) for a in self.map.hex for n in self.grid.neighbours(a)
+            }
+        return self.cache[key]
 
     def step_cost(self, a: str, b: str, options: Options) -> float | None:
         """MP to step from ``a`` into adjacent ``b`` (PFV 8): half a point along a road,

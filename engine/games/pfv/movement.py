@@ -42,10 +42,9 @@ def reachable(
     stacks = board.stacks(state) if stacks is None else stacks
     ezoc = board.zoc(state, enemy(side)) if ezoc is None else ezoc
     foe = enemy(side)
-
-    def blocked(h: str) -> bool:
-        pieces = stacks.get(h)
-        return bool(pieces) and board.side(pieces[0]) == foe
+    costs = board.step_costs(options)
+    neighbours = board.grid.adjacent
+    blocked = {h for h, pieces in stacks.items() if board.side(pieces[0]) == foe}
 
     best: Tree = {start: (0.0, None)}
     heap = [(0.0, start)]
@@ -55,10 +54,10 @@ def reachable(
             continue
         if here != start and here in ezoc and not breakthrough:
             continue  # PFV 9: the move ends on entering an enemy zone of control
-        for nxt in board.grid.neighbours(here):
-            if blocked(nxt):
+        for nxt in neighbours[here]:
+            if nxt in blocked:
                 continue
-            step = board.step_cost(here, nxt, options)
+            step = costs[(here, nxt)]
             if step is None:
                 continue
             total = cost + step
@@ -181,11 +180,17 @@ def move(ctx: Ctx, order: Move) -> None:
     ctx.mark(kind, side, [start] + route)
     ctx.log(
         kind,
-        f"{names} {'break through' if breakthrough else 'move'} {start} → {' → '.join(route)}.",
+        f"{names} {_verb(breakthrough, len(pieces))} {start} → {' → '.join(route)}.",
         reveals=_reveals(ctx, pieces, dest),
         pieces=pieces,
         path=[start] + route,
     )
+
+
+def _verb(breakthrough: bool, n: int) -> str:
+    if breakthrough:
+        return "breaks through" if n == 1 else "break through"
+    return "moves" if n == 1 else "move"
 
 
 def _check_group(ctx: Ctx, pieces: list[str], side: str) -> None:

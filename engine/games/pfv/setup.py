@@ -16,6 +16,13 @@ from engine.games.pfv.state import ALLIED, AXIS, State
 
 def setup_pieces(board: Board, state: State, side: str) -> list[str]:
     """The pieces ``side`` sets up (PFV 5): no battlegroups, no two-star pieces, not Patton."""
+    cache = board.cache.setdefault("setup-pieces", {})
+    if side not in cache:
+        cache[side] = _setup_pieces(board, side)
+    return cache[side]
+
+
+def _setup_pieces(board: Board, side: str) -> list[str]:
     out = []
     for pid, c in board.counters.items():
         if c.side != side or c.kind == "battlegroup" or "two_star" in c.tags:
@@ -32,6 +39,13 @@ def unplaced(board: Board, state: State, side: str) -> list[str]:
 
 def zone(board: Board, piece_id: str) -> tuple[list[str], str]:
     """The hexes a piece may be set up in, ignoring other pieces, and the rule that says so."""
+    cache = board.cache.setdefault("setup-zone", {})
+    if piece_id not in cache:
+        cache[piece_id] = _zone(board, piece_id)
+    return cache[piece_id]
+
+
+def _zone(board: Board, piece_id: str) -> tuple[list[str], str]:
     c = board.counter(piece_id)
     land = [h for h in board.map.hex if board.map.land[h] and board.enter_cost(h) is not None]
     if c.fixed_hex:
@@ -61,13 +75,13 @@ def zone(board: Board, piece_id: str) -> tuple[list[str], str]:
     return hexes, "Axis pieces set up in Tunisia, outside the 8th Army and II Corps hexes"
 
 
-def placement_problem(ctx: Ctx, piece_id: str, hex_id: str) -> str | None:
+def placement_problem(ctx: Ctx, piece_id: str, hex_id: str, stacks: dict[str, list[str]] | None = None) -> str | None:
     """Why ``piece_id`` may not be set up in ``hex_id`` now, or ``None``."""
     b, s = ctx.board, ctx.state
     hexes, rule = zone(b, piece_id)
     if hex_id not in hexes:
         return rule
-    stacks = b.stacks(s)
+    stacks = b.stacks(s) if stacks is None else stacks
     here = stacks.get(hex_id, [])
     if here and b.side(here[0]) != b.side(piece_id):
         return "a piece may not set up in a hex held by the enemy"
@@ -95,12 +109,13 @@ def reservation_problem(
         still = [h for h in uncovered if h != hex_id]
         if len(still) > len(left):
             return f"every II Corps hex needs a II Corps piece, and {listing(still)} would be left without one"
-    after = {h: list(v) for h, v in stacks.items()}
-    after.setdefault(hex_id, []).append(piece_id)
-    for other in rest:
+    constrained = [p for p in rest if b.counter(p).fixed_hex or b.counter(p).near_hex]
+    if not constrained:
+        return None
+    after = dict(stacks)
+    after[hex_id] = stacks.get(hex_id, []) + [piece_id]
+    for other in constrained:
         oc = b.counter(other)
-        if not (oc.fixed_hex or oc.near_hex):
-            continue
         hexes, _ = zone(b, other)
         if not any(b.stacking_problem(after.get(h, []) + [other]) is None for h in hexes):
             return f"{oc.name} would have no legal set-up hex left"
@@ -109,7 +124,8 @@ def reservation_problem(
 
 def legal_placements(ctx: Ctx, piece_id: str) -> list[str]:
     hexes, _ = zone(ctx.board, piece_id)
-    return [h for h in sorted(hexes) if placement_problem(ctx, piece_id, h) is None]
+    stacks = ctx.board.stacks(ctx.state)
+    return [h for h in sorted(hexes) if placement_problem(ctx, piece_id, h, stacks) is None]
 
 
 def place_fixed(ctx: Ctx, side: str) -> None:
