@@ -109,8 +109,9 @@ class HexMap:
             for a, b in zip(chain, chain[1:], strict=False):
                 self.road_sides.add(hexside(a, b))
         self.features: dict[str, frozenset[str]] = {h.id: frozenset(h.features) for h in pack.hexes}
+        # unknown terrain counts as land here; problems() reports it by name
         self.land: dict[str, bool] = {
-            h.id: all(pack.terrain[t].land for t in h.terrain) for h in pack.hexes
+            h.id: all(pack.terrain[t].land for t in h.terrain if t in pack.terrain) for h in pack.hexes
         }
 
     @cached_property

@@ -101,7 +101,9 @@ class Board:
         key = f"step-costs-{options.road_ignores_river}"
         if key not in self.cache:
             self.cache[key] = {
-                (a, n): self.step_cost(a, n, options) for a in self.map.hex for n in self.grid.neighbours(a)
+                (a, n): self.step_cost(a, n, options)
+                for a in self.map.hex
+                for n in self.grid.neighbours(a)
             }
         return self.cache[key]
 

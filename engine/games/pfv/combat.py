@@ -17,10 +17,16 @@ from engine.games.pfv.state import Battle, State, enemy
 MAX_GROUND_SUPPORT = 2
 
 
-def air_in_range(board: Board, state: State, side: str, hex_id: str) -> list[str]:
-    """Air support assets of ``side`` on an airfield within range of ``hex_id`` (PFV 7 phase 3)."""
+def air_in_range(
+    board: Board, state: State, side: str, hex_id: str, defending: bool = False
+) -> list[str]:
+    """Air support assets of ``side`` on an airfield within range of ``hex_id`` (PFV 7 phase 3).
+    Air based in the hex under attack cannot fly to its defence: it is on the ground there and
+    can never retreat (PFV 14)."""
     out = []
     for p in state.pieces.values():
+        if defending and p.hex == hex_id:
+            continue
         if p.where == "map" and board.is_air(p.id) and board.side(p.id) == side:
             rng = board.face(p.id, p.reduced).range or 0
             if distance(p.hex, hex_id) <= rng:
@@ -122,8 +128,8 @@ def declare(ctx: Ctx, order: Attack) -> None:
     supports = [
         p for p in stacks.get(here, []) if b.counter(p).kind == "support" and b.side(p) == side
     ]
-    if not breakthrough:
-        supports = [p for p in supports if p not in s.supported]
+    party = s.party.get(unit, []) if breakthrough else []
+    supports = [p for p in supports if p not in s.supported or p in party]
     supports = supports[:MAX_GROUND_SUPPORT]
     s.attacked.add(unit)
     s.supported.update(supports)
@@ -151,15 +157,17 @@ def declare(ctx: Ctx, order: Attack) -> None:
         text += f", with {b.name(air)} flying in"
     ctx.log("attack", text + ".", unit=unit, target=order.target)
     ctx.mark("attack", side, [here, order.target])
-    if not air_in_range(b, s, enemy(side), order.target):
+    if not air_in_range(b, s, enemy(side), order.target, defending=True):
         resolve(ctx)
     else:
         s.battle.stage = "defender_air"
 
 
-def _check_air(ctx: Ctx, side: str, air: str, hex_id: str, what: str) -> None:
+def _check_air(
+    ctx: Ctx, side: str, air: str, hex_id: str, what: str, defending: bool = False
+) -> None:
     b, s = ctx.board, ctx.state
-    options = air_in_range(b, s, side, hex_id)
+    options = air_in_range(b, s, side, hex_id, defending)
     if air not in b.counters or b.side(air) != side or not b.is_air(air):
         raise refuse(
             "PFV 7",
@@ -171,6 +179,11 @@ def _check_air(ctx: Ctx, side: str, air: str, hex_id: str, what: str) -> None:
         raise refuse(
             "PFV 7",
             f"{b.name(air)} is not on an airfield (it is {'in the Return to Base box' if p.where == 'rtb' else 'out of play'}).",
+        )
+    if defending and p.hex == hex_id:
+        raise refuse(
+            "PFV 14",
+            f"{b.name(air)} is on the ground in the hex under attack; it cannot fly to its defence.",
         )
     if air not in options:
         rng = b.face(air, p.reduced).range
@@ -188,7 +201,7 @@ def defender_air(ctx: Ctx, order: Air) -> None:
     battle = s.battle
     side = enemy(s.player)
     if order.piece is not None:
-        _check_air(ctx, side, order.piece, battle.target, "defending hex")
+        _check_air(ctx, side, order.piece, battle.target, "defending hex", defending=True)
         battle.defender_air = order.piece
         ctx.put(order.piece, battle.target)
         ctx.log(

@@ -246,6 +246,14 @@ def _check_breakthrough_group(ctx: Ctx, pieces: list[str]) -> None:
         raise refuse(
             "PFV 15", "A breakthrough moves the unit together with its general; name both."
         )
+    party = set(s.party.get(units[0], []))
+    strangers = [p for p in pieces if not b.is_unit(p) and p not in party]
+    if strangers:
+        raise refuse(
+            "PFV 15",
+            f"{listing([b.name(p) for p in strangers])} did not break through with "
+            f"{b.name(units[0])}; only pieces that stayed stacked with the general move again.",
+        )
 
 
 def _reveals(ctx: Ctx, pieces: list[str], dest: str) -> bool:
@@ -292,9 +300,10 @@ def legal_moves(ctx: Ctx, breakthrough: bool = False) -> list[Move]:
         mine = [p for p in here if b.side(p) == side and not b.is_air(p)]
         if breakthrough:
             units = [p for p in mine if b.is_unit(p) and s.breakthrough.get(p) == "eligible"]
-            gens = [p for p in mine if b.is_general(p)]
-            if units and gens:
-                groups.append(sorted(units[:1] + [p for p in mine if not b.is_unit(p)]))
+            if units:
+                party = [p for p in mine if p in s.party.get(units[0], ())]
+                if any(b.is_general(p) for p in party):
+                    groups.append(units[:1] + party)
             continue
         mine = [p for p in mine if p not in s.moved]
         for p in mine:

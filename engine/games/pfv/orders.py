@@ -124,6 +124,13 @@ ORDER_TYPES: dict[str, type[Order]] = {
     )
 }
 
+#: the rulebook section each verb belongs to, named in syntax errors
+SECTION = {
+    "place": "PFV 5", "auto": "PFV 5", "move": "PFV 8", "attack": "PFV 11", "air": "PFV 7",
+    "loss": "PFV 13", "retreat": "PFV 14", "advance": "PFV 14", "rebase": "PFV 7", "rebuild": "PFV 7",
+    "replace": "PFV 7", "done": "PFV 7",
+}  # fmt: skip
+
 USAGE = {
     "place": "place PIECE HEX",
     "auto": "auto",
@@ -143,12 +150,12 @@ USAGE = {
 def load_order(data: dict[str, Any]) -> Order:
     verb = data.get("verb")
     if verb not in ORDER_TYPES:
-        raise OrderSyntaxError("", f"{verb!r} is not an order of this game.", _verbs_hint())
+        raise OrderSyntaxError("PFV 7", f"{verb!r} is not an order of this game.", _verbs_hint())
     try:
         return ORDER_TYPES[verb].model_validate(data)
     except Exception:
         raise OrderSyntaxError(
-            "", f"That {verb} order is malformed.", f"Write it as: {USAGE[verb]}."
+            SECTION[verb], f"That {verb} order is malformed.", f"Write it as: {USAGE[verb]}."
         ) from None
 
 
@@ -161,13 +168,15 @@ def parse_order(text: str) -> Order:
     but :class:`OrderSyntaxError`."""
     words = text.replace("/", " ").split()
     if not words:
-        raise OrderSyntaxError("", "That order is empty.", _verbs_hint())
+        raise OrderSyntaxError("PFV 7", "That order is empty.", _verbs_hint())
     verb, args = words[0].lower(), [w.lower() for w in words[1:]]
     if verb not in ORDER_TYPES:
-        raise OrderSyntaxError("", f"{words[0]!r} is not an order of this game.", _verbs_hint())
+        raise OrderSyntaxError(
+            "PFV 7", f"{words[0]!r} is not an order of this game.", _verbs_hint()
+        )
 
     def bad(why: str) -> OrderSyntaxError:
-        return OrderSyntaxError("", why, f"Write it as: {USAGE[verb]}.")
+        return OrderSyntaxError(SECTION[verb], why, f"Write it as: {USAGE[verb]}.")
 
     def need_hexes(values: list[str]) -> list[str]:
         for v in values:

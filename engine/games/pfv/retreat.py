@@ -29,6 +29,14 @@ def start_retreats(ctx: Ctx) -> None:
     battle = s.battle
     foe = enemy(s.player)
     here = [p for p in b.stacks(s).get(battle.target, []) if b.side(p) == foe]
+    if battle.defending_unit is None and not battle.attack_hit:
+        for p in [p for p in here if b.is_air(p)]:
+            ctx.to_rtb(p)
+            ctx.log(
+                "air",
+                f"{b.name(p)} was attacked on its airfield and leaves for Return to Base (PFV 12).",
+            )
+        here = [p for p in here if not b.is_air(p)]
     if not here or not must_retreat(ctx):
         battle.retreating = []
         return
@@ -184,6 +192,10 @@ def finish_battle(ctx: Ctx) -> None:
         general_alive = s.pieces[battle.general].where == "map"
         if general_alive and s.pieces[battle.general].hex == s.pieces[unit].hex:
             s.breakthrough[unit] = "eligible"
+            stacked = b.stacks(s).get(s.pieces[unit].hex, [])
+            s.party[unit] = [
+                p for p in stacked if b.counter(p).kind == "support" and b.side(p) == s.player
+            ]
             ctx.log(
                 "breakthrough",
                 f"{b.name(unit)}, stacked with {b.name(battle.general)}, may break through: "

@@ -464,7 +464,7 @@ def _enumerate(ctx: Ctx, p: Prompt):
         yield Done()
     elif kind == "air":
         yield Air(piece=None)
-        for air in combat.air_in_range(b, s, enemy(s.player), s.battle.target):
+        for air in combat.air_in_range(b, s, enemy(s.player), s.battle.target, defending=True):
             yield Air(piece=air)
     elif kind == "loss":
         who = s.battle.losses_due[0]

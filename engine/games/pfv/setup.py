@@ -75,7 +75,9 @@ def _zone(board: Board, piece_id: str) -> tuple[list[str], str]:
     return hexes, "Axis pieces set up in Tunisia, outside the 8th Army and II Corps hexes"
 
 
-def placement_problem(ctx: Ctx, piece_id: str, hex_id: str, stacks: dict[str, list[str]] | None = None) -> str | None:
+def placement_problem(
+    ctx: Ctx, piece_id: str, hex_id: str, stacks: dict[str, list[str]] | None = None
+) -> str | None:
     """Why ``piece_id`` may not be set up in ``hex_id`` now, or ``None``."""
     b, s = ctx.board, ctx.state
     hexes, rule = zone(b, piece_id)

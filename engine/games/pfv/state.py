@@ -87,6 +87,8 @@ class State:
     supported: set[str] = field(default_factory=set)
     #: unit id -> "eligible" | "moved" | "used" (PFV 15)
     breakthrough: dict[str, str] = field(default_factory=dict)
+    #: unit id -> the supports stacked with it when it earned its breakthrough (PFV 15)
+    party: dict[str, list[str]] = field(default_factory=dict)
     battle: Battle | None = None
     #: during Return to Base: whose air is being returned now
     rebasing: str | None = None
@@ -106,7 +108,8 @@ class State:
             self.scenario, self.options, self.pack_version, self.turn, self.player,
             self.phase, {k: p.copy() for k, p in self.pieces.items()}, dict(self.control),
             set(self.moved), set(self.attacked), set(self.supported),
-            dict(self.breakthrough), self.battle.copy() if self.battle else None,
+            dict(self.breakthrough), {k: list(v) for k, v in self.party.items()},
+            self.battle.copy() if self.battle else None,
             self.rebasing, self.replacements_left, self.patton_arrived,
             list(self.to_place), self.rommel_recalled, self.axis_entered_8th_army,
             self.winner, self.result_text, list(self.recent),
