@@ -19,8 +19,12 @@ def test_replay_reproduces_every_roll_and_log_line():
     run = play_random_game("pfv", seed=11)
     assert run.failure is None, str(run.failure)
     g = run.game
-    again = Game.replay("pfv", g.scenario, g.options, g.secret, g.game_id, [(a.role, a.order) for a in g.actions])
-    assert [r.value for a in again.actions for r in a.rolls] == [r.value for a in g.actions for r in a.rolls]
+    again = Game.replay(
+        "pfv", g.scenario, g.options, g.secret, g.game_id, [(a.role, a.order) for a in g.actions]
+    )
+    assert [r.value for a in again.actions for r in a.rolls] == [
+        r.value for a in g.actions for r in a.rolls
+    ]
     assert again.log() == g.log()
     assert any(a.rolls for a in g.actions), "a whole game rolls dice"
 
