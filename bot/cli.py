@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+import time
+import traceback
+import uuid
+from pathlib import Path
 
 COMMAND_MODULES = [
     "bot.commands_engine",  # fuzz, datapack
@@ -58,6 +63,26 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except Exception:
+        # no traceback reaches a player: it goes to a log file with a reference to quote
+        if os.environ.get("UMPIRE_DEBUG"):
+            raise
+        ref = uuid.uuid4().hex[:8]
+        path = Path(os.environ.get("UMPIRE_ERROR_LOG", "umpire-errors.log"))
+        try:
+            with path.open("a", encoding="utf-8") as log:
+                log.write(
+                    f"--- {ref} {time.strftime('%Y-%m-%d %H:%M:%S')} umpire {' '.join(argv or sys.argv[1:])}\n"
+                )
+                log.write(traceback.format_exc())
+        except OSError:
+            path = Path("(the log could not be written)")
+        print(
+            f"umpire: something went wrong inside Umpire (reference {ref}); the details are in {path}. "
+            "Nothing was changed by the failed command.",
+            file=sys.stderr,
+        )
+        return 70
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:
