@@ -42,23 +42,38 @@ def main() -> None:
         actions += run.actions
         g = run.game
         t0 = time.perf_counter()
-        Game.replay(args.game, g.scenario, g.options, g.secret, g.game_id, [(a.role, a.order) for a in g.actions])
+        Game.replay(
+            args.game,
+            g.scenario,
+            g.options,
+            g.secret,
+            g.game_id,
+            [(a.role, a.order) for a in g.actions],
+        )
         replay_times.append(time.perf_counter() - t0)
 
     times.sort()
     p99 = times[min(len(times) - 1, int(len(times) * 0.99))]
     print(f"{args.game}: {args.games} random games, {actions} orders applied")
-    print(f"apply one order: median {statistics.median(times) * 1000:.3f} ms, p99 {p99 * 1000:.3f} ms, max {times[-1] * 1000:.2f} ms")
-    print(f"one full game played (with legal-order listing and invariant checks): median {statistics.median(game_times):.2f} s")
-    print(f"one full game replayed from its log: median {statistics.median(replay_times) * 1000:.0f} ms "
-          f"({statistics.median(replay_times) / (actions / args.games) * 1000:.3f} ms per order)")
+    print(
+        f"apply one order: median {statistics.median(times) * 1000:.3f} ms, p99 {p99 * 1000:.3f} ms, max {times[-1] * 1000:.2f} ms"
+    )
+    print(
+        f"one full game played (with legal-order listing and invariant checks): median {statistics.median(game_times):.2f} s"
+    )
+    print(
+        f"one full game replayed from its log: median {statistics.median(replay_times) * 1000:.0f} ms "
+        f"({statistics.median(replay_times) / (actions / args.games) * 1000:.3f} ms per order)"
+    )
 
     tracemalloc.start()
     play_random_game(args.game, args.seed)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    print(f"peak memory: {peak / 2**20:.1f} MiB traced during one game; process max RSS {rss:.0f} MiB")
+    print(
+        f"peak memory: {peak / 2**20:.1f} MiB traced during one game; process max RSS {rss:.0f} MiB"
+    )
 
 
 if __name__ == "__main__":
