@@ -50,8 +50,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:
-        # Until the Discord front end exists, bare `umpire` starts a console game.
+        # Bare `umpire`: the Discord bot when a token is configured, else a console game.
         default = "play" if "play" in _commands(parser) else None
+        if "bot" in _commands(parser):
+            from bot.discord.cli import token_configured
+
+            if token_configured():
+                default = "bot"
         if default is None:
             parser.print_help()
             return 0

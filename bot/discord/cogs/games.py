@@ -1,0 +1,202 @@
+"""``/game``: create, join, start and follow the game of this channel."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord import formatting as fmt
+from bot.discord.respond import defer, reply
+from bot.discord.table import GameTable, Refusal
+from bot.service import ServiceError, find_ruleset
+from engine.core import registry
+
+MAX_CHOICES = 25
+
+
+def _choices(values: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
+    current = current.lower()
+    return [
+        app_commands.Choice(name=fmt.clip(name, 100), value=value)
+        for name, value in values
+        if current in name.lower() or current in value.lower()
+    ][:MAX_CHOICES]
+
+
+class GameCog(commands.Cog):
+    game = app_commands.Group(
+        name="game",
+        description="Create, join and follow the game of this channel.",
+        guild_only=True,
+    )
+
+    def __init__(self, table: GameTable) -> None:
+        self.table = table
+
+    # -- autocomplete ------------------------------------------------------------------
+
+    async def complete_ruleset(self, interaction: discord.Interaction, current: str):
+        names = []
+        for rid in registry.available():
+            names.append((f"{registry.ruleset(rid).title} ({rid})", rid))
+        return _choices(names, current)
+
+    async def complete_scenario(self, interaction: discord.Interaction, current: str):
+        try:
+            rs = find_ruleset(interaction.namespace.game or "")
+        except ServiceError:
+            return []  # not a game (yet): the player is still typing its name
+        return _choices([(f"{s.title} ({s.id})", s.id) for s in rs.scenarios()], current)
+
+    async def complete_new_role(self, interaction: discord.Interaction, current: str):
+        try:
+            rs = find_ruleset(interaction.namespace.game or "")
+            scenario = interaction.namespace.scenario or rs.scenarios()[0].id
+            roles = rs.roles(scenario)
+        except (ServiceError, KeyError, ValueError):
+            return []
+        return _choices([(r, r) for r in roles], current)
+
+    async def complete_free_role(self, interaction: discord.Interaction, current: str):
+        try:
+            game = await self.table.game_in(interaction.channel_id)
+            status = await self.table.service.status(game.game)
+        except (ServiceError, Refusal):
+            return []  # no game in this channel
+        return _choices([(s.role, s.role) for s in status.seats if s.user is None], current)
+
+    # -- commands ---------------------------------------------------------------------
+
+    @game.command(
+        name="create", description="Set up a new game in this channel, or in a new thread."
+    )
+    @app_commands.describe(
+        game="which game (ruleset)",
+        scenario="the scenario (default: the first)",
+        options="rule options as name=value, comma-separated",
+        thread="start the game in a new thread of this channel",
+        role="take this role yourself at once",
+        deadline_hours="hours for each phase (default from the bot's settings; 0: none)",
+        reply_hours="hours for a reply mid-turn, like air support or losses (0: none)",
+    )
+    @app_commands.autocomplete(
+        game=complete_ruleset, scenario=complete_scenario, role=complete_new_role
+    )
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        scenario: str | None = None,
+        options: str | None = None,
+        thread: bool = False,
+        role: str | None = None,
+        deadline_hours: app_commands.Range[float, 0, 24 * 60] | None = None,
+        reply_hours: app_commands.Range[float, 0, 24 * 60] | None = None,
+    ) -> None:
+        await defer(interaction, ephemeral=True)
+        created, channel_id = await self.table.create(
+            user=str(interaction.user.id),
+            channel=interaction.channel,
+            channel_id=interaction.channel_id,
+            ruleset=game,
+            scenario=scenario,
+            options=options,
+            in_thread=thread,
+            role=role,
+            deadline_hours=deadline_hours,
+            reply_hours=reply_hours,
+        )
+        await reply(interaction, f"Created game `{created.game}` in <#{channel_id}>.")
+
+    @game.command(name="join", description="Take a free seat in this channel's game.")
+    @app_commands.describe(role="the role to play (default: the first free one)")
+    @app_commands.autocomplete(role=complete_free_role)
+    async def join(self, interaction: discord.Interaction, role: str | None = None) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self.table.game_in(interaction.channel_id)
+        await reply(interaction, await self.table.join(game.game, str(interaction.user.id), role))
+
+    @game.command(name="leave", description="Give up your seat in this channel's game.")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self.table.game_in(interaction.channel_id)
+        await reply(interaction, await self.table.leave(game.game, str(interaction.user.id)))
+
+    @game.command(name="start", description="Begin play once every seat is taken.")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self.table.game_in(interaction.channel_id)
+        prompt = await self.table.start(game.game, str(interaction.user.id))
+        await reply(interaction, f"Game `{game.game}` has started; {prompt.role} moves first.")
+
+    @game.command(
+        name="status", description="Whose decision it is, the deadline, the turn and phase."
+    )
+    async def status(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self.table.game_in(interaction.channel_id)
+        status = await self.table.service.status(game.game)
+        deadlines = await self.table.service.deadlines(game.game)
+        await reply(interaction, fmt.status_text(status, deadlines))
+
+    @game.command(
+        name="map", description="The map: the public one, or what your side sees (privately)."
+    )
+    @app_commands.describe(
+        private="show what your own role sees, to you alone",
+        dm="send what your own role sees by direct message",
+        role="which of your roles, if you hold several",
+    )
+    async def show_map(
+        self,
+        interaction: discord.Interaction,
+        private: bool = False,
+        dm: bool = False,
+        role: str | None = None,
+    ) -> None:
+        own = private or dm or role is not None
+        await defer(interaction, ephemeral=own)
+        game = await self.table.game_in(interaction.channel_id)
+        user = str(interaction.user.id)
+        if not own:
+            status = await self.table.service.status(game.game)
+            png, note = await self.table.public_map(status, interaction.filesize_limit)
+            text = f"Game `{game.game}`, turn {status.progress.turn}: {status.prompt.text}"
+            await reply(interaction, text + (f"\n{note}" if note else ""), png=png)
+            return
+        png, note, seen_as = await self.table.role_map(
+            game.game, user, role, interaction.filesize_limit
+        )
+        text = f"Game `{game.game}` as **{seen_as}** sees it (only you can see this)." + (
+            f"\n{note}" if note else ""
+        )
+        if dm:
+            await self.table.send_private(interaction.user, text, png)
+            await reply(interaction, "Sent to your direct messages.")
+        else:
+            await reply(interaction, text, png=png)
+
+    @game.command(name="log", description="The game's log: each order and what it did.")
+    @app_commands.describe(last="how many actions (default 20)", all="include undone actions")
+    async def show_log(
+        self,
+        interaction: discord.Interaction,
+        last: app_commands.Range[int, 1, 500] = 20,
+        all: bool = False,
+    ) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self.table.game_in(interaction.channel_id)
+        lines = await self.table.service.game_log(game.game, include_undone=all)
+        shown = fmt.log_lines(lines[-last:])
+        head = f"Game `{game.game}`: the last {len(shown)} of {len(lines)} log entries."
+        await reply(
+            interaction, "\n".join([head, *shown]) if shown else "Nothing has happened yet."
+        )
+
+    @game.command(name="list", description="The games of this server, and yours.")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        await defer(interaction, ephemeral=True)
+        await reply(
+            interaction, await self.table.list_games(interaction.guild, str(interaction.user.id))
+        )

@@ -1,0 +1,151 @@
+"""``/gm``: the moderators' commands for the game of this channel (ARCHITECTURE: Undo).
+
+Discord shows the group only to members with Manage Messages unless a server changes
+that (Server Settings, Integrations); every command also checks at run time that the
+caller moderates this game: the game's creator, a server administrator, or a member
+with the role named by ``UMPIRE_MODERATOR_ROLE``. Every act is audited by the service
+and announced in the channel.
+"""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord import formatting as fmt
+from bot.discord.respond import defer, reply
+from bot.discord.table import GameTable, Refusal
+from bot.service import GameSummary, ServiceError
+
+
+class ModerationCog(commands.Cog):
+    gm = app_commands.Group(
+        name="gm",
+        description="Moderate the game of this channel.",
+        guild_only=True,
+        default_permissions=discord.Permissions(manage_messages=True),
+    )
+
+    def __init__(self, table: GameTable) -> None:
+        self.table = table
+
+    async def _game(self, interaction: discord.Interaction) -> GameSummary:
+        return await self.table.moderated(
+            interaction.channel_id, interaction.user, interaction.permissions
+        )
+
+    async def complete_role(self, interaction: discord.Interaction, current: str):
+        try:
+            game = await self.table.game_in(interaction.channel_id)
+            status = await self.table.service.status(game.game)
+        except (ServiceError, Refusal):
+            return []
+        return [
+            app_commands.Choice(
+                name=fmt.clip(f"{s.role} (now {s.user or 'free'})", 100), value=s.role
+            )
+            for s in status.seats
+            if current.lower() in s.role.lower()
+        ][:25]
+
+    @gm.command(
+        name="rollback", description="Take the game back to an action, or to the start of a turn."
+    )
+    @app_commands.describe(
+        reason="why: the channel is told",
+        to="the action number to go back to (it stays; later ones are undone)",
+        turn="go back to the start of this turn instead",
+    )
+    async def rollback(
+        self,
+        interaction: discord.Interaction,
+        reason: str,
+        to: app_commands.Range[int, 0] | None = None,
+        turn: app_commands.Range[int, 0] | None = None,
+    ) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self._game(interaction)
+        result = await self.table.rollback(game.game, str(interaction.user.id), reason, to, turn)
+        await reply(interaction, f"Rolled game `{game.game}` back to action {result.to_seq}.")
+
+    @gm.command(name="pause", description="Pause the game: no orders, deadlines wait.")
+    @app_commands.describe(reason="why: the channel is told")
+    async def pause(self, interaction: discord.Interaction, reason: str) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self._game(interaction)
+        await self.table.pause(game.game, str(interaction.user.id), reason)
+        await reply(interaction, f"Paused game `{game.game}`.")
+
+    @gm.command(
+        name="resume",
+        description="Resume a paused game; the pending decision gets a fresh deadline.",
+    )
+    @app_commands.describe(reason="a word for the channel, if you like")
+    async def resume(self, interaction: discord.Interaction, reason: str | None = None) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self._game(interaction)
+        await self.table.resume(game.game, str(interaction.user.id), reason or "")
+        await reply(interaction, f"Resumed game `{game.game}`.")
+
+    @gm.command(
+        name="deadline",
+        description="Set the current decision's deadline, or the game's default deadlines.",
+    )
+    @app_commands.describe(
+        hours="the current decision is due this many hours from now",
+        default_hours="from now on, hours for each phase (0: no deadline)",
+        reply_hours="from now on, hours for a reply mid-turn (0: no deadline)",
+        clear="remove the current decision's deadline",
+    )
+    async def deadline(
+        self,
+        interaction: discord.Interaction,
+        hours: app_commands.Range[float, 0, 24 * 60] | None = None,
+        default_hours: app_commands.Range[float, 0, 24 * 60] | None = None,
+        reply_hours: app_commands.Range[float, 0, 24 * 60] | None = None,
+        clear: bool = False,
+    ) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self._game(interaction)
+        text = await self.table.set_deadline(
+            game.game, str(interaction.user.id), hours, default_hours, reply_hours, clear
+        )
+        await reply(interaction, text)
+
+    @gm.command(name="seat", description="Seat a member in a role, replacing whoever holds it.")
+    @app_commands.describe(role="the role", user="who plays it", reason="why, for the audit trail")
+    @app_commands.autocomplete(role=complete_role)
+    async def seat(
+        self,
+        interaction: discord.Interaction,
+        role: str,
+        user: discord.Member,
+        reason: str | None = None,
+    ) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self._game(interaction)
+        if user.bot:
+            raise Refusal("A bot cannot hold a seat.")
+        text = await self.table.seat(
+            game.game, str(interaction.user.id), role, str(user.id), reason or ""
+        )
+        await reply(interaction, text)
+
+    @gm.command(name="kick", description="Remove a player from the game; their seats become free.")
+    @app_commands.describe(user="the player", reason="why: the channel is told")
+    async def kick(
+        self, interaction: discord.Interaction, user: discord.Member, reason: str
+    ) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self._game(interaction)
+        text = await self.table.kick(game.game, str(interaction.user.id), str(user.id), reason)
+        await reply(interaction, text)
+
+    @gm.command(name="end", description="End the game now; the dice secret is revealed.")
+    @app_commands.describe(reason="why: the channel is told")
+    async def end(self, interaction: discord.Interaction, reason: str) -> None:
+        await defer(interaction, ephemeral=True)
+        game = await self._game(interaction)
+        await self.table.end(game.game, str(interaction.user.id), reason)
+        await reply(interaction, f"Ended game `{game.game}`.")

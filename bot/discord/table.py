@@ -1,0 +1,748 @@
+"""The game table: what happens around each command besides parsing and replying.
+
+The cogs parse an interaction and call one method here; this module calls the service,
+then tells the channel what happened (ARCHITECTURE: Front ends): a battle's dice and
+results as they happen, the public map and the turn's log when a player turn ends, and a
+mention of the player whose decision it now is, pinging nobody else. It also arms the
+next deadline, and applies standing orders or defaults when one passes.
+
+Everything it needs beyond the service's API is kept thin and says so: a game's deadline
+policy is an audit entry (``deadline-policy``), and the start of a player turn is found
+from the snapshots the service writes at every change of phase.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import asdict, dataclass
+from typing import Any
+
+import discord
+
+from bot.discord import formatting as fmt
+from bot.discord.choices import Menus
+from bot.discord.config import HOUR, Settings
+from bot.discord.images import Renderer, render
+from bot.discord.standing import choose, describe
+from bot.service import (
+    Created,
+    DeadlineInfo,
+    GameStatus,
+    GameSummary,
+    NotificationInfo,
+    OrderResult,
+    PromptInfo,
+    RollbackResult,
+    Service,
+    ServiceError,
+    UndoResult,
+)
+from engine.core.ruleset import Progress
+
+log = logging.getLogger(__name__)
+
+#: who the bot is in the audit trail and on deadlines it sets
+UMPIRE = "umpire"
+POLICY_ACT = "deadline-policy"
+DEFAULT_APPLIED_ACT = "deadline-default"
+#: notices the table posts itself right after the command; the scheduler only sends
+#: the ones a crash kept from being posted
+ANNOUNCED_INLINE = {"prompt", "rollback", "ended"}
+#: orders applied in a row for one passed deadline, at most (a decision of many steps)
+MAX_DEFAULT_ORDERS = 60
+
+
+class Refusal(Exception):
+    """A command the bot itself refuses (not the service); the text is for the user."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How long each decision may take in a game: a phase of the moving player, and a
+    reply of the other player mid-turn; ``0`` for no deadline. ``reminders`` are lead
+    times before a deadline, in seconds."""
+
+    phase_seconds: float
+    reply_seconds: float
+    reminders: tuple[float, ...]
+
+    def text(self) -> str:
+        def hours(s: float) -> str:
+            return "none" if s <= 0 else f"{s / HOUR:g} h"
+
+        before = ", ".join(f"{r / HOUR:g} h" for r in self.reminders) or "none"
+        return (
+            f"deadlines: {hours(self.phase_seconds)} a phase, {hours(self.reply_seconds)} "
+            f"for a reply mid-turn; reminders {before} before"
+        )
+
+
+def parse_options(text: str | None) -> dict[str, Any]:
+    """``"last_turn=6, open_information=true"`` as a dict; values are JSON where they
+    parse (numbers, true/false, null), otherwise text.
+
+    >>> parse_options("last_turn=6, airfield_use=own_silhouette")
+    {'last_turn': 6, 'airfield_use': 'own_silhouette'}
+    """
+    out: dict[str, Any] = {}
+    for part in (text or "").replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip():
+            raise Refusal(f"The option {part.strip()!r} is not written as name=value.")
+        try:
+            out[key.strip()] = json.loads(value.strip())
+        except json.JSONDecodeError:
+            out[key.strip()] = value.strip()
+    return out
+
+
+def is_moderator(
+    member: discord.abc.User, permissions: discord.Permissions, game_creator: str, role: str | None
+) -> bool:
+    """The run-time check behind ``/gm``: the game's creator, a server administrator, or
+    a member with the configured moderator role (by name or id)."""
+    if str(member.id) == game_creator or permissions.administrator:
+        return True
+    if role is None or not isinstance(member, discord.Member):
+        return False
+    return any(r.name == role or str(r.id) == role for r in member.roles)
+
+
+class GameTable:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: Service,
+        settings: Settings,
+        draw: Renderer | None = None,
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.settings = settings
+        self.draw = draw
+        self.menus = Menus(service)
+        self._upload_limits: dict[str, int] = {}
+        #: called whenever a deadline is set, so the scheduler looks again (set by the bot)
+        self.wake: Callable[[], None] = lambda: None
+
+    # -- where games are -----------------------------------------------------------
+
+    def learn(self, interaction: discord.Interaction) -> None:
+        """Remember the upload limit Discord gives for this channel (for later posts)."""
+        if interaction.channel_id is not None:
+            self._upload_limits[str(interaction.channel_id)] = interaction.filesize_limit
+
+    def upload_limit(self, channel_id: str | None) -> int:
+        return self._upload_limits.get(
+            channel_id or "", discord.utils.DEFAULT_FILE_SIZE_LIMIT_BYTES
+        )
+
+    async def game_in(self, channel_id: int | None) -> GameSummary:
+        """The game played in a channel: the one under way, else the last one finished."""
+        games = await self.service.list_games(channel=str(channel_id)) if channel_id else []
+        going = [g for g in games if g.status != "finished"]
+        if going:
+            return going[-1]
+        if games:
+            return games[-1]
+        raise Refusal(
+            "No game is played in this channel; start one with /game create, or go to the "
+            "channel (or thread) of your game."
+        )
+
+    async def moderated(
+        self, channel_id: int | None, member: discord.abc.User, permissions: discord.Permissions
+    ) -> GameSummary:
+        """The channel's game, if ``member`` may moderate it; a refusal otherwise."""
+        game = await self.game_in(channel_id)
+        if not is_moderator(member, permissions, game.created_by, self.settings.moderator_role):
+            role = self.settings.moderator_role
+            who = f"members with the {role!r} role, " if role else ""
+            raise Refusal(
+                f"Only moderators may do that: {who}server administrators and the game's "
+                f"creator ({fmt.user(game.created_by)})."
+            )
+        return game
+
+    # -- the deadline policy ------------------------------------------------------------
+
+    def default_policy(self) -> Policy:
+        s = self.settings
+        return Policy(s.deadline_hours * HOUR, s.reply_hours * HOUR, tuple(s.reminders))
+
+    async def policy(self, game_id: str) -> Policy:
+        entries = [a for a in await self.service.audit(game_id) if a["act"] == POLICY_ACT]
+        if not entries:
+            return self.default_policy()
+        d = entries[-1]["detail"]
+        return Policy(d["phase_seconds"], d["reply_seconds"], tuple(d["reminders"]))
+
+    async def set_policy(self, game_id: str, by: str, policy: Policy, why: str = "") -> None:
+        """Stored as an audit entry: a change of deadlines is a moderator's act, and the
+        service has no other place for it yet."""
+        await self._audit(game_id, by, POLICY_ACT, asdict(policy), why)
+
+    async def _audit(
+        self, game_id: str, by: str, act: str, detail: dict[str, Any], why: str
+    ) -> None:
+        async with self.service.store.write() as tx:
+            await tx.insert_audit(game_id, by, act, detail, why, self.service.clock())
+
+    async def ensure_deadline(self, game_id: str) -> DeadlineInfo | None:
+        """Give the current decision its deadline, unless it has one (ARCHITECTURE:
+        Asynchronous play); None when the game sets none or is not under way."""
+        status = await self.service.status(game_id)
+        prompt, p = status.prompt, status.progress
+        if status.status != "active" or prompt.role is None:
+            return None
+        open_ = await self.service.deadlines(game_id)
+        phase = (p.turn, p.player, p.phase)
+        for d in open_:
+            if d.role == prompt.role and (d.turn, d.player, d.phase) == phase:
+                return d
+        policy = await self.policy(game_id)
+        seconds = policy.phase_seconds if prompt.role == p.player else policy.reply_seconds
+        if seconds <= 0:
+            return None
+        due = self.service.clock() + seconds
+        deadline = await self.service.set_deadline(
+            game_id, UMPIRE, due, role=prompt.role, remind_before=policy.reminders
+        )
+        self.wake()
+        return deadline
+
+    async def current_deadline(self, game_id: str, role: str | None) -> DeadlineInfo | None:
+        return fmt.deadline_for(await self.service.deadlines(game_id), role)
+
+    # -- games and seats ------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        user: str,
+        channel: discord.abc.Messageable | None,
+        channel_id: int | None,
+        ruleset: str,
+        scenario: str | None,
+        options: str | None,
+        in_thread: bool,
+        role: str | None,
+        deadline_hours: float | None,
+        reply_hours: float | None,
+    ) -> tuple[Created, int]:
+        """A new game in this channel, or in a new thread of it; one game per channel."""
+        if channel_id is None:
+            raise Refusal("Games are played in a server's text channels.")
+        opts = parse_options(options)
+        if not in_thread:
+            going = [
+                g
+                for g in await self.service.list_games(channel=str(channel_id))
+                if g.status != "finished"
+            ]
+            if going:
+                raise Refusal(
+                    f"This channel already holds game {going[-1].game} ({going[-1].status}); a "
+                    "channel holds one game. Use thread:True to start another in a new thread."
+                )
+        default = self.default_policy()
+        policy = Policy(
+            default.phase_seconds if deadline_hours is None else deadline_hours * HOUR,
+            default.reply_seconds if reply_hours is None else reply_hours * HOUR,
+            default.reminders,
+        )
+        if policy.phase_seconds < 0 or policy.reply_seconds < 0:
+            raise Refusal("A deadline cannot be negative; 0 means no deadline.")
+        thread = None
+        target = channel_id
+        if in_thread:
+            if not isinstance(channel, discord.TextChannel):
+                raise Refusal(
+                    "A new thread can be started only from a text channel (not a thread)."
+                )
+            thread = await channel.create_thread(
+                name=fmt.clip(f"{ruleset} game", 100), type=discord.ChannelType.public_thread
+            )
+            target = thread.id
+        try:
+            created = await self.service.create(
+                ruleset,
+                created_by=user,
+                scenario=scenario,
+                options=opts,
+                seats={role: user} if role else None,
+                channel=str(target),
+            )
+        except ServiceError:
+            if thread is not None:
+                await _quietly(thread.delete())
+            raise
+        await self.set_policy(created.game, user, policy, "set at creation")
+        status = await self.service.status(created.game)
+        seats = ", ".join(f"{s.role} ({fmt.user(s.user)})" for s in created.seats)
+        text = (
+            f"{fmt.user(user)} created game `{created.game}`: **{status.title}**, scenario "
+            f"{created.scenario}.\nSeats: {seats}. Take one with `/game join`; then `/game start`.\n"
+            f"{fmt.sentence(policy.text())}.\n"
+            f"Dice commitment (sha256 of the secret, revealed at the end): `{created.commitment}`"
+        )
+        await self.post(str(target), text)
+        return created, target
+
+    async def join(self, game_id: str, user: str, role: str | None) -> str:
+        seat = await self.service.join(game_id, user, role)
+        status = await self.service.status(game_id)
+        free = [s.role for s in status.seats if s.user is None]
+        text = f"{fmt.user(user)} joins game `{game_id}` as **{seat.role}**."
+        if not free and status.status == "open":
+            text += " Every seat is taken: `/game start` begins play."
+        await self.post(status.channel, text)
+        return text
+
+    async def leave(self, game_id: str, user: str) -> str:
+        seat = await self.service.leave(game_id, user)
+        status = await self.service.status(game_id)
+        text = f"{fmt.user(user)} leaves **{seat.role}** in game `{game_id}`; the seat is free (`/game join`)."
+        await self.post(status.channel, text)
+        return text
+
+    async def start(self, game_id: str, by: str) -> PromptInfo:
+        prompt = await self.service.start(game_id, by)
+        deadline = await self.ensure_deadline(game_id)
+        status = await self.service.status(game_id)
+        text = f"Game `{game_id}` begins.\n\n" + fmt.prompt_line(prompt, deadline)
+        await self.post_with_map(status, text, ping=prompt.user)
+        await self.mark_announced(game_id)
+        return prompt
+
+    # -- orders -----------------------------------------------------------------------
+
+    async def play(self, game_id: str, user: str, text: str, seen: int | None) -> OrderResult:
+        """Give an order as ``user`` and tell the channel what it changed."""
+        before = (await self.service.status(game_id)).progress
+        result = await self.service.submit(game_id, user, text, seen=seen)
+        await self.after_order(result, before, actor=user)
+        return result
+
+    async def after_order(
+        self, result: OrderResult, before: Progress, *, actor: str, note: str = ""
+    ) -> None:
+        """Battles post their dice; a finished player turn posts the map and its log; a
+        decision passing to somebody else mentions them (and nobody else)."""
+        game_id = result.game
+        status = await self.service.status(game_id)
+        channel = status.channel
+        after = status.progress
+        deadline = await self.ensure_deadline(game_id)
+        prompt = result.prompt
+        battle = bool(result.rolls)
+        turn_over = (after.turn, after.player) != (before.turn, before.player)
+        head = f"{note}\n" if note else ""
+        if battle:
+            await self.post(channel, head + fmt.order_report(result))
+            head = ""
+        if result.result is not None or status.status == "finished":
+            lines = await self.turn_log(game_id, before, result.seq)
+            title = f"**Turn {before.turn}, the last {before.player} player turn:**"
+            text = "\n".join([head + title, *fmt.log_lines(lines), "", self._ending(status)])
+            await self.post_with_map(status, text)
+        elif turn_over:
+            lines = await self.turn_log(game_id, before, result.seq)
+            title = f"**Turn {before.turn}: the {before.player} player turn is over.**"
+            body = "\n".join([title, *fmt.log_lines(lines)])
+            text = f"{head}{body}\n\nNow: {fmt.prompt_line(prompt, deadline)}"
+            await self.post_with_map(status, text, ping=prompt.user)
+        elif prompt.user != actor and prompt.role is not None:
+            text = f"{head}{fmt.order_report(result) if not battle else ''}".strip()
+            text += ("\n\n" if text else "") + "Now: " + fmt.prompt_line(prompt, deadline)
+            await self.post(channel, text, ping=prompt.user)
+        elif head:
+            await self.post(channel, head + fmt.order_report(result))
+        await self.mark_announced(game_id)
+
+    def _ending(self, status: GameStatus) -> str:
+        result = status.result
+        text = f"**Game `{status.game}` is over.**"
+        if result is not None:
+            text += f" {result.text}"
+            if result.winner:
+                text += f" Winner: **{result.winner}** ({result.level})."
+        if status.secret:
+            text += (
+                f"\nThe dice secret is now public: `{status.secret}` (its sha256 is the "
+                f"commitment `{status.commitment}`); anyone can check every roll with `umpire verify`."
+            )
+        return text
+
+    async def turn_log(self, game_id: str, turn: Progress, upto: int) -> list[Any]:
+        """The log lines of the player turn ``turn`` that ended with action ``upto``.
+
+        The turn began after the action whose snapshot first shows that turn and player;
+        the service writes a snapshot at every change of phase, so a few reads find it.
+        """
+        start = 0
+        async with self.service.store.read() as tx:
+            seq = upto - 1
+            while seq >= 0:
+                snap = await tx.latest_snapshot(game_id, seq)
+                if snap is None or (snap.turn, snap.player) != (turn.turn, turn.player):
+                    break
+                start = snap.seq
+                seq = snap.seq - 1
+        lines = await self.service.game_log(game_id)
+        return [line for line in lines if start < line.seq <= upto]
+
+    async def undo(self, game_id: str, user: str) -> UndoResult:
+        result = await self.service.undo(game_id, user)
+        status = await self.service.status(game_id)
+        deadline = await self.ensure_deadline(game_id)
+        text = (
+            f"{fmt.user(user)} took back action {result.seq} ({result.role}: `{result.order}`).\n"
+            f"Now: {fmt.prompt_line(result.prompt, deadline)}"
+        )
+        await self.post(
+            status.channel, text, ping=result.prompt.user if result.prompt.user != user else None
+        )
+        return result
+
+    async def set_standing(
+        self, game_id: str, user: str, role: str | None, changes: dict[str, list[str]], clear: bool
+    ) -> str:
+        status = await self.service.status(game_id)
+        held = [s for s in status.seats if s.user == user]
+        if role is not None:
+            held = [s for s in held if s.role == role]
+        if not held:
+            raise Refusal(f"You hold no seat in game {game_id}" + (f" as {role}." if role else "."))
+        if len(held) > 1:
+            raise Refusal(f"You hold {', '.join(s.role for s in held)}; say which with role:.")
+        seat = held[0]
+        standing = {} if clear else dict(seat.standing_orders)
+        standing.update({k: v for k, v in changes.items() if v})
+        if clear or changes:
+            seat = await self.service.set_seat_preferences(
+                game_id, user, seat.role, standing_orders=standing
+            )
+        return f"Standing orders for **{seat.role}** in game `{game_id}`: {describe(seat.standing_orders)}."
+
+    # -- moderators ---------------------------------------------------------------------
+
+    async def rollback(
+        self, game_id: str, by: str, why: str, to: int | None, turn: int | None
+    ) -> RollbackResult:
+        result = await self.service.rollback(game_id, by, why=why, to=to, turn=turn)
+        deadline = await self.ensure_deadline(game_id)
+        status = await self.service.status(game_id)
+        target = (
+            f"the start of turn {turn} (action {result.to_seq})"
+            if turn is not None
+            else f"action {result.to_seq}"
+        )
+        undone = (
+            f"actions {result.undone[0]}-{result.undone[-1]}"
+            if len(result.undone) > 1
+            else f"action {result.undone[0]}"
+        )
+        text = (
+            f"**Rollback.** {fmt.user(by)} rolled game `{game_id}` back from action "
+            f"{result.from_seq} to {target}.\nWhy: {why}\n{fmt.sentence(undone)} "
+            f"{'are' if len(result.undone) > 1 else 'is'} undone; undone actions stay "
+            "in the log, struck through (`/game log all:True`).\n\n"
+        )
+        if result.prompt.role is not None and status.status == "active":
+            text += "Now: " + fmt.prompt_line(result.prompt, deadline)
+        await self.post_with_map(status, text, ping=result.prompt.user)
+        await self.mark_announced(game_id)
+        return result
+
+    async def pause(self, game_id: str, by: str, why: str) -> None:
+        await self.service.set_status(game_id, by, "paused", why)
+        status = await self.service.status(game_id)
+        await self.post(
+            status.channel,
+            f"{fmt.user(by)} paused game `{game_id}`: {why}\nDeadlines wait until it resumes.",
+        )
+
+    async def resume(self, game_id: str, by: str, why: str) -> None:
+        await self.service.set_status(game_id, by, "active", why)
+        # The clock restarts: the decision pending gets a whole deadline again.
+        await self.service.clear_deadline(game_id, by)
+        deadline = await self.ensure_deadline(game_id)
+        status = await self.service.status(game_id)
+        text = f"{fmt.user(by)} resumed game `{game_id}`{': ' + why if why else '.'}\n\n"
+        text += "Now: " + fmt.prompt_line(status.prompt, deadline)
+        await self.post(status.channel, text, ping=status.prompt.user)
+
+    async def set_deadline(
+        self,
+        game_id: str,
+        by: str,
+        hours: float | None,
+        default_hours: float | None,
+        reply_hours: float | None,
+        clear: bool,
+    ) -> str:
+        parts: list[str] = []
+        if default_hours is not None or reply_hours is not None:
+            old = await self.policy(game_id)
+            if (default_hours or 0) < 0 or (reply_hours or 0) < 0:
+                raise Refusal("A deadline cannot be negative; 0 means no deadline.")
+            new = Policy(
+                old.phase_seconds if default_hours is None else default_hours * HOUR,
+                old.reply_seconds if reply_hours is None else reply_hours * HOUR,
+                old.reminders,
+            )
+            await self.set_policy(game_id, by, new, "changed by a moderator")
+            parts.append(f"From now on, {new.text()}.")
+        status = await self.service.status(game_id)
+        role = status.prompt.role
+        if clear:
+            n = await self.service.clear_deadline(game_id, by, role=role)
+            parts.append(f"Cleared {n} deadline(s) of {role}." if n else f"{role} had no deadline.")
+        if hours is not None:
+            if hours <= 0:
+                raise Refusal("Give the hours from now until the deadline (more than 0).")
+            policy = await self.policy(game_id)
+            d = await self.service.set_deadline(
+                game_id,
+                by,
+                self.service.clock() + hours * HOUR,
+                role=role,
+                remind_before=policy.reminders,
+            )
+            parts.append(f"The decision of **{role}** is due {fmt.when(d.due_at)}.")
+            self.wake()
+        if not parts:
+            d = await self.current_deadline(game_id, role)
+            return f"{fmt.sentence((await self.policy(game_id)).text())}. " + (
+                f"{role} is due {fmt.when(d.due_at)}." if d else f"{role} has no deadline now."
+            )
+        text = f"{fmt.user(by)} changed the deadlines of game `{game_id}`. " + " ".join(parts)
+        await self.post(status.channel, text)
+        return text
+
+    async def seat(self, game_id: str, by: str, role: str, user: str | None, why: str) -> str:
+        status = await self.service.status(game_id)
+        old = next((s.user for s in status.seats if s.role == role), None)
+        await self.service.assign_seat(game_id, by, role, user, why)
+        if user is None:
+            text = f"{fmt.user(by)} freed **{role}** (was {fmt.user(old)}) in game `{game_id}`."
+        else:
+            was = f", replacing {fmt.user(old)}" if old and old != user else ""
+            text = f"{fmt.user(by)} seated {fmt.user(user)} as **{role}** in game `{game_id}`{was}."
+        if why:
+            text += f"\nWhy: {why}"
+        status = await self.service.status(game_id)
+        ping = None
+        if status.status == "active" and status.prompt.role == role and user is not None:
+            deadline = await self.ensure_deadline(game_id)
+            text += "\n\nNow: " + fmt.prompt_line(status.prompt, deadline)
+            ping = user
+        await self.post(status.channel, text, ping=ping)
+        return text
+
+    async def kick(self, game_id: str, by: str, user: str, why: str) -> str:
+        status = await self.service.status(game_id)
+        roles = [s.role for s in status.seats if s.user == user]
+        if not roles:
+            raise Refusal(f"{fmt.user(user)} holds no seat in game {game_id}.")
+        for role in roles:
+            await self.service.assign_seat(game_id, by, role, None, why)
+        text = (
+            f"{fmt.user(by)} removed {fmt.user(user)} from game `{game_id}` "
+            f"({', '.join(roles)} now free: `/game join`, or `/gm seat`).\nWhy: {why}"
+        )
+        await self.post(status.channel, text)
+        return text
+
+    async def end(self, game_id: str, by: str, why: str) -> GameStatus:
+        status = await self.service.end(game_id, by, why)
+        text = f"{fmt.user(by)} ended game `{game_id}`.\nWhy: {why}\n" + self._ending(status)
+        await self.post_with_map(status, text)
+        await self.mark_announced(game_id)
+        return status
+
+    # -- deadlines and notices (called by the scheduler) ------------------------------------
+
+    async def deadline_passed(self, d: DeadlineInfo) -> None:
+        """Apply the player's standing orders, or the defined default, for the decision
+        whose deadline passed; each order applied is announced as such and audited."""
+        status = await self.service.status(d.game)
+        if status.status != "active":
+            return  # paused or over: a resumed game gets a fresh deadline
+        phase = (d.turn, d.player, d.phase)
+        if d.role is not None and status.prompt.role != d.role:
+            return  # that player has decided since; their next decision gets its own deadline
+        holder = next((s for s in status.seats if s.role == status.prompt.role), None)
+        if holder is None or holder.user is None:
+            await self.post(
+                status.channel,
+                f"The deadline for **{status.prompt.role}** in game `{d.game}` passed, but the "
+                "seat has no player: a moderator can seat one with `/gm seat`.",
+            )
+            return
+        for _ in range(MAX_DEFAULT_ORDERS):
+            ruleset, state, seq = await self.service.live_state(d.game)
+            prompt = ruleset.prompt(state)
+            before = ruleset.progress(state)
+            if prompt.role != holder.role or (before.turn, before.player, before.phase) != phase:
+                break
+            orders = ruleset.legal_orders(state, prompt.role)
+            picked = choose(orders, holder.standing_orders)
+            text = picked.order.text()
+            try:
+                result = await self.service.submit(
+                    d.game, holder.user, text, role=holder.role, seen=seq
+                )
+            except ServiceError as exc:
+                # The player (or a moderator) acted in the meantime: nothing left to default.
+                log.info("no default applied in game %s: %s", d.game, exc)
+                break
+            await self._audit(
+                d.game,
+                UMPIRE,
+                DEFAULT_APPLIED_ACT,
+                {"deadline": d.id, "seq": result.seq, "role": holder.role, "order": text},
+                picked.reason,
+            )
+            note = (
+                f"The deadline for **{holder.role}** ({fmt.user(holder.user)}) passed "
+                f"(it was {fmt.when(d.due_at)}): {picked.reason} applied, `{text}`."
+            )
+            await self.after_order(result, before, actor=holder.user, note=note)
+            if result.prompt.role is None:
+                break
+
+    async def deliver(self, n: NotificationInfo) -> None:
+        """Post a notice the service queued: a reminder, or one no command announced."""
+        status = await self.service.status(n.game)
+        if status.channel is None:
+            return
+        if n.kind in ("reminder", "prompt"):
+            if status.status != "active" or status.prompt.role != n.role:
+                return  # the decision it was about is over
+            deadline = await self.current_deadline(n.game, n.role)
+            lead = "Reminder: " if n.kind == "reminder" else "Now: "
+            await self.post(
+                status.channel,
+                lead + fmt.prompt_line(status.prompt, deadline),
+                ping=status.prompt.user,
+            )
+        else:
+            await self.post(status.channel, n.text)
+
+    async def mark_announced(self, game_id: str) -> None:
+        due = await self.service.due()
+        ids = [n.id for n in due.notifications if n.game == game_id and n.kind in ANNOUNCED_INLINE]
+        if ids:
+            await self.service.mark_handled(notifications=ids)
+
+    # -- posting ------------------------------------------------------------------------------
+
+    async def public_map(self, status: GameStatus, limit: int) -> tuple[bytes | None, str]:
+        view = await self.service.view(status.game, None)
+        return await render(view.view, self.settings.map_width, limit, self.draw)
+
+    async def role_map(
+        self, game_id: str, user: str, role: str | None, limit: int
+    ) -> tuple[bytes | None, str, str]:
+        status = await self.service.status(game_id)
+        held = [s.role for s in status.seats if s.user == user]
+        if role is None:
+            if not held:
+                raise Refusal(
+                    f"You hold no seat in game {game_id}, so you have no private view; the public map is /game map."
+                )
+            role = status.prompt.role if status.prompt.role in held else held[0]
+        view = await self.service.view(game_id, user, role)
+        png, note = await render(view.view, self.settings.map_width, limit, self.draw)
+        return png, note, role
+
+    async def send_private(self, member: discord.abc.User, text: str, png: bytes | None) -> None:
+        """A direct message: for what only one role may see."""
+        file = discord.File(io.BytesIO(png), filename="map.png") if png else None
+        try:
+            channel = await member.create_dm()
+            await channel.send(
+                text,
+                allowed_mentions=discord.AllowedMentions.none(),
+                **({"file": file} if file else {}),
+            )
+        except discord.Forbidden:
+            raise Refusal(
+                "Discord does not let me send you direct messages (they are closed for this "
+                "server); use /game map private:True instead."
+            ) from None
+
+    async def list_games(self, guild: discord.Guild | None, user: str) -> str:
+        """The games played in this server's channels, and the caller's own games."""
+        games = await self.service.list_games()
+        here = [
+            g
+            for g in games
+            if g.channel and guild is not None and guild.get_channel_or_thread(int(g.channel))
+        ]
+        mine = {g.game for g in await self.service.list_games(user=user)}
+        shown = [g for g in games if g in here or g.game in mine]
+        if not shown:
+            return "No games here yet: `/game create` sets one up."
+        lines = []
+        for g in shown:
+            where = f"<#{g.channel}>" if g.channel else "no channel"
+            you = " (yours)" if g.game in mine else ""
+            lines.append(
+                f"`{g.game}` {g.ruleset} {g.scenario}, {g.status}, action {g.seq}, {where}{you}"
+            )
+        return "\n".join(lines)
+
+    async def post_with_map(
+        self, status: GameStatus, text: str, *, ping: str | None = None
+    ) -> None:
+        limit = self.upload_limit(status.channel)
+        png, note = await self.public_map(status, limit)
+        await self.post(status.channel, text + (f"\n{note}" if note else ""), ping=ping, png=png)
+
+    async def post(
+        self,
+        channel_id: str | None,
+        text: str,
+        *,
+        ping: str | None = None,
+        png: bytes | None = None,
+    ) -> None:
+        """Send to a game's channel, split to Discord's limits; only ``ping`` is pinged, and
+        only in the part that mentions them. A failed send is logged: the game has moved
+        on whether or not the channel heard of it."""
+        if channel_id is None:
+            return
+        channel = self.client.get_channel(int(channel_id)) or self.client.get_partial_messageable(
+            int(channel_id)
+        )
+        parts = fmt.split_message(text) or [""]
+        try:
+            for i, part in enumerate(parts):
+                last = i == len(parts) - 1
+                users: Sequence[discord.abc.Snowflake] | bool = (
+                    [discord.Object(int(ping))]
+                    if ping and ping.isdigit() and f"<@{ping}>" in part
+                    else False
+                )
+                mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
+                file = discord.File(io.BytesIO(png), filename="map.png") if png and last else None
+                await channel.send(  # type: ignore[union-attr]
+                    part or "\u200b", allowed_mentions=mentions, **({"file": file} if file else {})
+                )
+        except discord.HTTPException as exc:
+            log.warning("could not post to channel %s: %s", channel_id, exc)
+
+
+async def _quietly(coro: Any) -> None:
+    try:
+        await coro
+    except discord.HTTPException as exc:
+        log.warning("cleanup failed: %s", exc)
