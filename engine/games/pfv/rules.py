@@ -94,6 +94,10 @@ class PattonsFirstVictory:
 
     # -- questions -------------------------------------------------------------
 
+    def datapack_version(self) -> str:
+        """The versions of the map, counters and scenario this game is played with."""
+        return self.board.version
+
     def options(self, state: State) -> Options:
         return Options.model_validate(state.options)
 

@@ -7,7 +7,7 @@ give the JSON stored in snapshots.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 #: where a piece is: on the map, in its side's Return to Base box, in the dead pile, not
@@ -116,10 +116,28 @@ class State:
         )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
-        d = asdict(self)
-        for key in ("moved", "attacked", "supported"):
-            d[key] = sorted(d[key])
-        return d
+        """JSON-ready; written by hand because ``dataclasses.asdict`` is slow on a snapshot path."""
+        b = self.battle
+        return {
+            "scenario": self.scenario, "options": dict(self.options), "pack_version": self.pack_version,
+            "turn": self.turn, "player": self.player, "phase": self.phase,
+            "pieces": {k: {"id": p.id, "where": p.where, "hex": p.hex, "reduced": p.reduced, "origin": p.origin}
+                       for k, p in self.pieces.items()},
+            "control": dict(self.control), "moved": sorted(self.moved), "attacked": sorted(self.attacked),
+            "supported": sorted(self.supported), "breakthrough": dict(self.breakthrough),
+            "party": {k: list(v) for k, v in self.party.items()},
+            "battle": None if b is None else {
+                "attacker": b.attacker, "attack_hex": b.attack_hex, "target": b.target,
+                "breakthrough": b.breakthrough, "attacker_air": b.attacker_air, "defender_air": b.defender_air,
+                "stage": b.stage, "general": b.general, "supports": list(b.supports),
+                "defending_unit": b.defending_unit, "attack_hit": b.attack_hit, "defense_hit": b.defense_hit,
+                "losses_due": list(b.losses_due), "retreating": list(b.retreating), "def_pieces": list(b.def_pieces),
+            },
+            "rebasing": self.rebasing, "replacements_left": self.replacements_left,
+            "patton_arrived": self.patton_arrived, "to_place": list(self.to_place),
+            "rommel_recalled": self.rommel_recalled, "axis_entered_8th_army": self.axis_entered_8th_army,
+            "winner": self.winner, "result_text": self.result_text, "recent": [dict(r) for r in self.recent],
+        }  # fmt: skip
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> State:

@@ -1,0 +1,337 @@
+"""National Advantages (Revised: Appendix 3, Optional Rules), each a hook the phases
+call. An advantage counts only for its own power; one that names a colour ("red
+territory") means a territory that power controlled at the start of the game and still
+controls.
+
+The hooks: :func:`setup` (Colonial Garrison), :func:`on_turn_start`,
+:func:`before_combat` (Nonaggression Treaty), :func:`battle_rules`,
+:func:`after_battle` (Salvage, Panzerblitz), :func:`on_capture` (French Resistance,
+Nonaggression Treaty), :func:`after_noncombat`, :func:`income_adjustment` (U-Boat
+Interdiction), :func:`winter` (Russian Winter, declared at the Soviet income phase), and
+the mobilization of Chinese Divisions (:func:`chinese_division_sites`).
+
+Advantages that change a unit's combat value inside a battle (Russian Winter, Atlantic
+Wall, Wolf Packs, Fortress Europe, Kamikaze Attacks, Kaiten Torpedoes, Dug-In Defenders,
+Banzai Attacks, Marines) need the battle rules to take per-unit values, which
+:mod:`battle` does not offer yet; until it does they are refused at setup (see
+``UNSUPPORTED``), as are the three that change the turn's structure (Joint Strike, Enigma
+Decoded, Lightning Assaults), Lend-Lease, Mobile Industry, Mideast Oil and Island Bases.
+"""
+
+from __future__ import annotations
+
+from engine.games.aa_revised import battle as bt
+from engine.games.aa_revised.context import Ctx, refuse
+from engine.games.aa_revised.options import ADVANTAGES
+from engine.games.aa_revised.state import POWER_NAME, SIDE, ActiveBattle
+
+#: advantages this engine does not carry out yet, with the reason given at setup
+UNSUPPORTED = {
+    "joint_strike": "it hands the U.K.'s combat to the U.S. player",
+    "enigma_decoded": "it adds a U.K. move inside Germany's turn",
+    "island_bases": "it changes how aircraft count spaces",
+}
+
+CHINESE_DIVISION_SITES = ("china", "sinkiang", "kwangtung", "french_indochina")
+
+
+def problems(advantages: dict[str, list[str]]) -> list[str]:
+    out = []
+    for power, names in advantages.items():
+        if power not in ADVANTAGES:
+            out.append(f"{power!r} is not a power")
+            continue
+        for name in names:
+            if name not in ADVANTAGES[power]:
+                out.append(
+                    f"{name!r} is not a national advantage of {POWER_NAME[power]} "
+                    f"(they are: {', '.join(ADVANTAGES[power])})"
+                )
+            elif name in UNSUPPORTED:
+                out.append(f"{name} is not available yet: {UNSUPPORTED[name]}")
+    return out
+
+
+def roll_advantages(dice, count: int, chosen: dict[str, list[str]]) -> dict[str, list[str]]:
+    """Appendix 3: roll ``count`` advantages per power on the table; a repeat (or one not
+    available yet) is rolled again (RULINGS Q-22)."""
+    out = {p: list(v) for p, v in chosen.items()}
+    for power, table in ADVANTAGES.items():
+        have = out.setdefault(power, [])
+        usable = [a for a in table if a not in UNSUPPORTED and a not in have]
+        want = min(count, len(usable))
+        got = 0
+        while got < want:
+            r = dice.roll(6, f"national advantage for {power}")
+            name = table[r - 1]
+            if name in have or name in UNSUPPORTED:
+                continue
+            have.append(name)
+            got += 1
+    return {p: v for p, v in out.items() if v}
+
+
+def red(ctx: Ctx, power: str, territory: str) -> bool:
+    """A territory of ``power``'s colour: its own at the start, and still (Appendix 3)."""
+    return ctx.geo.original.get(territory) == power and ctx.state.control.get(territory) == power
+
+
+# ------------------------------------------------------------------ hooks
+
+
+def setup(ctx: Ctx) -> None:
+    """Colonial Garrison: one more U.K. industrial complex in a tan territory worth 1 or
+    more (RULINGS R31: the territory is a setup option)."""
+    s = ctx.state
+    if ctx.has("uk", "colonial_garrison"):
+        t = ctx.opts.colonial_garrison_territory
+        g = ctx.geo
+        if g.original.get(t) != "uk" or g.ipc.get(t, 0) < 1 or t in s.ics:
+            raise ValueError(
+                f"Colonial Garrison needs a U.K. territory worth 1 or more without an "
+                f"industrial complex; {t!r} is not one"
+            )
+        s.ics.append(t)
+        s.ics.sort()
+
+
+def on_turn_start(ctx: Ctx) -> None:
+    """A severe winter lasts until the start of the next Soviet turn; per-turn records of
+    the advantages are cleared."""
+    s = ctx.state
+    for key in ("ic_moved", "oil_used", "lightning"):
+        s.na.pop(key, None)
+    if s.power == "ussr" and s.na.get("winter"):
+        s.na["winter"] = False
+        ctx.log("advantage", "The Russian winter is over.")
+
+
+def winter_available(ctx: Ctx) -> bool:
+    s = ctx.state
+    return (
+        s.power == "ussr"
+        and ctx.has("ussr", "russian_winter")
+        and not s.na.get("winter_used")
+        and ctx.capital_held("ussr")
+    )
+
+
+def winter(ctx: Ctx) -> None:
+    """Russian Winter: once a game, at the Soviet collect income phase, Soviet infantry
+    defend at 3 until the start of the next Soviet turn (the value is applied by
+    :mod:`modifiers`)."""
+    if not winter_available(ctx):
+        raise refuse(
+            "Revised: Appendix 3, Russian Winter",
+            "A Russian Winter can be declared once a game, by the Soviet Union holding the "
+            "advantage, in its collect income phase.",
+            "Say 'done'.",
+        )
+    s = ctx.state
+    s.na["winter"] = True
+    s.na["winter_used"] = True
+    ctx.log("advantage", "Russian Winter: until the next Soviet turn, Soviet infantry defend at 3.")
+
+
+def before_combat(ctx: Ctx) -> None:
+    """Nonaggression Treaty: the first time Japan attacks a red territory, the Soviet
+    Union places four free infantry there before combat (the first such territory in
+    board order when several are attacked: RULINGS R37). A Soviet attack on Japan before
+    that ends the treaty (FAQ: National Advantages)."""
+    s = ctx.state
+    if not ctx.has("ussr", "nonaggression_treaty") or s.na.get("treaty_over"):
+        return
+    if s.power == "ussr":
+        if any(s.control.get(t) == "japan" for t in s.battles if t in ctx.geo.land):
+            s.na["treaty_over"] = True
+            ctx.log("advantage", "The Soviet Union attacks Japan: the Nonaggression Treaty is over.")
+        return
+    if s.power != "japan":
+        return
+    targets = [t for t in s.battles if t in ctx.geo.land and red(ctx, "ussr", t)]
+    if not targets:
+        return
+    t = targets[0]
+    for _ in range(4):
+        ctx.new_unit("infantry", "ussr", t)
+    s.na["treaty_over"] = True
+    ctx.log(
+        "advantage",
+        f"Nonaggression Treaty: Japan attacks {ctx.geo.name(t)}; the Soviet Union places four "
+        "infantry there before the battle.",
+        space=t,
+    )
+
+
+def battle_rules(ctx: Ctx) -> bt.Rules:
+    return bt.REVISED
+
+
+def after_battle(ctx: Ctx, a: ActiveBattle) -> None:
+    """Salvage: the Soviet Union wins a defence of a red territory in which an attacking
+    tank was destroyed: one free tank there."""
+    b = a.b
+    if (
+        not a.sea
+        and b.outcome in (bt.DEFENDER_WON, bt.ATTACKER_RETREATED)
+        and ctx.has("ussr", "salvage")
+        and a.tanks_lost
+        and red(ctx, "ussr", a.space)
+    ):
+        ctx.new_unit("tank", "ussr", a.space)
+        ctx.log("advantage", f"Salvage: the Soviet Union gains a tank in {ctx.geo.name(a.space)}.")
+    if (
+        not a.sea
+        and b.outcome == bt.ATTACKER_WON
+        and a.attacker == "germany"
+        and ctx.has("germany", "panzerblitz")
+        and b.cycle == 1
+    ):
+        for u in b.attackers:
+            unit = ctx.state.units.get(u.uid)
+            if unit is not None and unit.type == "tank":
+                unit.blitz_again = True
+
+
+def on_capture(ctx: Ctx, territory: str, power: str, old: str, new: str) -> None:
+    """French Resistance: the first time Western Europe becomes Allied, the U.K. places
+    three free infantry there."""
+    s = ctx.state
+    if (
+        territory == "western_europe"
+        and SIDE[new] == "allies"
+        and ctx.has("uk", "french_resistance")
+        and not s.na.get("french_resistance_used")
+    ):
+        s.na["french_resistance_used"] = True
+        for _ in range(3):
+            ctx.new_unit("infantry", "uk", territory)
+        ctx.log("advantage", "French Resistance: three U.K. infantry rise in Western Europe.")
+
+
+def after_noncombat(ctx: Ctx) -> None:
+    return None
+
+
+def income_adjustment(ctx: Ctx, power: str) -> int:
+    """U-Boat Interdiction: the U.K. and the U.S. each collect 1 IPC less per German
+    submarine on the board."""
+    if power not in ("uk", "usa") or not ctx.has("germany", "u_boat_interdiction"):
+        return 0
+    return sum(1 for u in ctx.state.units.values() if u.owner == "germany" and u.type == "submarine")
+
+
+def chinese_division_sites(ctx: Ctx) -> list[str]:
+    """Chinese Divisions: once a round, at mobilization, one free U.S. infantry in China,
+    Sinkiang, Kwangtung or French Indochina, if the U.S. controls it."""
+    s = ctx.state
+    if s.power != "usa" or not ctx.has("usa", "chinese_divisions"):
+        return []
+    if s.na.get("chinese_division_round") == s.round:
+        return []
+    return [t for t in CHINESE_DIVISION_SITES if s.control.get(t) == "usa"]
+
+
+# ------------------------------------------------------------------ Lend-Lease
+
+
+def lend_lease_options(ctx: Ctx) -> list[tuple[str, str]]:
+    """(unit type, red territory) pairs a Soviet purchase phase may convert (RULINGS Q-23:
+    the friendly units standing in red territories during the Soviet purchase phase)."""
+    s = ctx.state
+    if s.power != "ussr" or s.phase != "purchase" or not ctx.has("ussr", "lend_lease"):
+        return []
+    out = set()
+    for u in s.units.values():
+        if u.owner in ("uk", "usa") and u.aboard is None and red(ctx, "ussr", u.at):
+            out.add((u.type, u.at))
+    return sorted(out)
+
+
+def convert(ctx: Ctx, order) -> None:
+    """Lend-Lease: during its purchase phase the Soviet Union may turn friendly units in
+    red territories into Soviet units of the same kind."""
+    s = ctx.state
+    g = ctx.geo
+    rule = "Revised: Appendix 3, Lend-Lease"
+    if not ctx.has("ussr", "lend_lease") or s.power != "ussr":
+        raise refuse(rule, "Only the Soviet Union with Lend-Lease converts friendly units.")
+    if not red(ctx, "ussr", order.at):
+        raise refuse(rule, f"{g.name(order.at)} is not a red territory the Soviet Union still holds.")
+    changed = []
+    for t, n in order.units.items():
+        pool = sorted(
+            (u for u in ctx.at(order.at) if u.type == t and u.owner in ("uk", "usa") and u.aboard is None),
+            key=lambda u: (u.owner, int(u.id[1:])),
+        )
+        if len(pool) < n:
+            raise refuse(rule, f"{g.name(order.at)} holds {len(pool)} friendly "
+                         f"{ctx.info(t).plural.lower()} to convert, not {n}.")  # fmt: skip
+        changed += pool[:n]
+    for u in changed:
+        u.owner = "ussr"
+    ctx.log("advantage", f"Lend-Lease: {len(changed)} friendly unit(s) in {g.name(order.at)} "
+            "become Soviet.", units=[u.id for u in changed])  # fmt: skip
+
+
+# ------------------------------------------------------------------ Mobile Industry
+
+
+def ic_moves(ctx: Ctx) -> list[tuple[str, str]]:
+    """(from, to) moves of Soviet industrial complexes open now (Mobile Industry: one
+    territory in the noncombat move; a complex an enemy captured never moves)."""
+    s = ctx.state
+    if s.power != "ussr" or s.phase != "noncombat" or not ctx.has("ussr", "mobile_industry"):
+        return []
+    moved = set(s.na.get("ic_moved", []))
+    out = []
+    for t in s.ics:
+        if s.control.get(t) != "ussr" or t in moved or t in s.fresh:
+            continue
+        for n in ctx.geo.land_adj[t]:
+            if s.control.get(n) == "ussr" and n not in s.ics:
+                out.append((t, n))
+    return out
+
+
+def move_ic(ctx: Ctx, start: str, end: str) -> None:
+    s = ctx.state
+    g = ctx.geo
+    if (start, end) not in ic_moves(ctx):
+        raise refuse(
+            "Revised: Appendix 3, Mobile Industry",
+            f"The industrial complex cannot move from {g.name(start)} to {g.name(end)}: a Soviet "
+            "complex moves one territory, in the noncombat move, into a Soviet territory "
+            "without a complex, once a turn.",
+            "Moves open: " + (", ".join(f"{a}->{b}" for a, b in ic_moves(ctx)) or "none") + ".",
+        )
+    s.ics.remove(start)
+    s.ics.append(end)
+    s.ics.sort()
+    s.na.setdefault("ic_moved", []).append(end)
+    ctx.log("advantage", f"Mobile Industry: the Soviet industrial complex moves from "
+            f"{g.name(start)} to {g.name(end)}.", path=[start, end])  # fmt: skip
+    ctx.mark("move", "ussr", [start, end], "industrial complex")
+
+
+# ------------------------------------------------------------------ Mideast Oil
+
+OIL = ("anglo_egypt", "trans_jordan", "persia")
+
+
+def mideast_oil(ctx: Ctx, plane, end: str) -> None:
+    """Mideast Oil: a U.K. aircraft that lands in Anglo-Egypt, Trans-Jordan or Persia in
+    the noncombat move may move again as far as its normal move."""
+    s = ctx.state
+    if (
+        plane.owner != "uk"
+        or end not in OIL
+        or not ctx.has("uk", "mideast_oil")
+        or s.control.get(end) != "uk"
+        or plane.id in s.na.get("oil_used", [])
+    ):
+        return
+    s.na.setdefault("oil_used", []).append(plane.id)
+    plane.moved -= ctx.movement(plane)
+    ctx.log("advantage", f"Mideast Oil: U.K. aircraft {plane.id} refuels in {ctx.geo.name(end)} "
+            "and may fly on.", unit=plane.id)  # fmt: skip
