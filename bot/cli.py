@@ -68,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`umpire list | head`): not an error worth a word
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
     except Exception:
         # no traceback reaches a player: it goes to a log file with a reference to quote
         if os.environ.get("UMPIRE_DEBUG"):

@@ -42,7 +42,12 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
             from bot.service_fuzz import fuzz_into_db
         except ModuleNotFoundError:
             raise UserError("the service is not installed, so --db is not available yet") from None
-        asyncio.run(fuzz_into_db(args.db, args.game, args.games, args.seed, args.max_actions))
+        t0 = time.perf_counter()
+        ids = asyncio.run(fuzz_into_db(args.db, args.game, args.games, args.seed, args.max_actions))
+        print(
+            f"fuzz {args.game}: {len(ids)} games played through the service into {args.db}, finished and "
+            f"verifiable ({time.perf_counter() - t0:.1f} s, seed {args.seed}): {' '.join(ids)}"
+        )
         return 0
     t0 = time.perf_counter()
     runs, failure = fuzz(args.game, args.games, args.seed, args.max_actions)
