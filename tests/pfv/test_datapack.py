@@ -277,7 +277,7 @@ def test_counters_without_the_marines_name_the_missing_piece(tmp_path, monkeypat
         ('"patton_forced_turn": 3', '"patton_forced_turn": 4', '"patton_forced_turn"', "turn 3"),
         ('"rommel_last_turns": 3', '"rommel_last_turns": 2', '"rommel_last_turns"', "last three"),
         ('"patton": "patton"', '"patton": "georges"', '"patton":', "names no counter"),
-        ('"rommel": "rommel"', '"rommel": "broich"', '"rommel":', "must be an Axis general"),
+        ('"rommel": "rommel"', '"rommel": "broich"', '"rommel": "broich"', "must be an Axis general"),
         ('"allied": 2}', '"allied": 3}', '"replacements"', "2 per Allied"),
         ('{"turn": 4, ', '{"turn": 5, ', '{"turn": 5, "label": "7 Mar', "numbered 5"),
         (', "8821"]', "]", '"eighth_army_hexes"', "and the airbase"),

@@ -28,8 +28,6 @@ from engine.games.aa_revised.state import POWER_NAME, SIDE, ActiveBattle
 #: advantages this engine does not carry out yet, with the reason given at setup
 UNSUPPORTED = {
     "joint_strike": "it hands the U.K.'s combat to the U.S. player",
-    "enigma_decoded": "it adds a U.K. move inside Germany's turn",
-    "island_bases": "it changes how aircraft count spaces",
 }
 
 CHINESE_DIVISION_SITES = ("china", "sinkiang", "kwangtung", "french_indochina")
@@ -144,7 +142,9 @@ def before_combat(ctx: Ctx) -> None:
     if s.power == "ussr":
         if any(s.control.get(t) == "japan" for t in s.battles if t in ctx.geo.land):
             s.na["treaty_over"] = True
-            ctx.log("advantage", "The Soviet Union attacks Japan: the Nonaggression Treaty is over.")
+            ctx.log(
+                "advantage", "The Soviet Union attacks Japan: the Nonaggression Treaty is over."
+            )
         return
     if s.power != "japan":
         return
@@ -218,7 +218,9 @@ def income_adjustment(ctx: Ctx, power: str) -> int:
     submarine on the board."""
     if power not in ("uk", "usa") or not ctx.has("germany", "u_boat_interdiction"):
         return 0
-    return sum(1 for u in ctx.state.units.values() if u.owner == "germany" and u.type == "submarine")
+    return sum(
+        1 for u in ctx.state.units.values() if u.owner == "germany" and u.type == "submarine"
+    )
 
 
 def chinese_division_sites(ctx: Ctx) -> list[str]:
@@ -257,11 +259,17 @@ def convert(ctx: Ctx, order) -> None:
     if not ctx.has("ussr", "lend_lease") or s.power != "ussr":
         raise refuse(rule, "Only the Soviet Union with Lend-Lease converts friendly units.")
     if not red(ctx, "ussr", order.at):
-        raise refuse(rule, f"{g.name(order.at)} is not a red territory the Soviet Union still holds.")
+        raise refuse(
+            rule, f"{g.name(order.at)} is not a red territory the Soviet Union still holds."
+        )
     changed = []
     for t, n in order.units.items():
         pool = sorted(
-            (u for u in ctx.at(order.at) if u.type == t and u.owner in ("uk", "usa") and u.aboard is None),
+            (
+                u
+                for u in ctx.at(order.at)
+                if u.type == t and u.owner in ("uk", "usa") and u.aboard is None
+            ),
             key=lambda u: (u.owner, int(u.id[1:])),
         )
         if len(pool) < n:
@@ -335,3 +343,127 @@ def mideast_oil(ctx: Ctx, plane, end: str) -> None:
     plane.moved -= ctx.movement(plane)
     ctx.log("advantage", f"Mideast Oil: U.K. aircraft {plane.id} refuels in {ctx.geo.name(end)} "
             "and may fly on.", unit=plane.id)  # fmt: skip
+
+
+# ------------------------------------------------------------------ Enigma Decoded
+
+R_ENIGMA = "Revised: Appendix 3, Enigma Decoded"
+
+
+def enigma_available(ctx: Ctx) -> bool:
+    s = ctx.state
+    return (
+        s.power == "germany"
+        and ctx.has("uk", "enigma_decoded")
+        and not s.na.get("enigma_used")
+        and bool(enigma_targets(ctx))
+    )
+
+
+def enigma_targets(ctx: Ctx) -> list[str]:
+    """Spaces Germany attacks: its battles, and sea zones its ships entered this turn
+    (FAQ: even a sea zone with no British units)."""
+    from engine.games.aa_revised.combat_phase import battle_spaces
+
+    battles, _ = battle_spaces(ctx)
+    zones = {u.at for u in ctx.state.units.values()
+             if u.owner == "germany" and u.cm and u.at in ctx.geo.sea}  # fmt: skip
+    return sorted(set(battles) | zones)
+
+
+def _uk_destination_ok(ctx: Ctx, units, end: str, attacked: set[str]) -> str | None:
+    g = ctx.geo
+    for u in units:
+        kind = ctx.kind(u)
+        if kind == "air" and end in g.sea:
+            return "aircraft may not move into a sea zone with Enigma Decoded (FAQ)"
+        if kind == "land" and end not in g.land:
+            return "land units go only to a territory"
+        if kind == "sea" and end not in g.sea:
+            return "ships go only to a sea zone"
+    if end in g.land and not ctx.friendly_territory(end, "uk"):
+        return f"{g.name(end)} is not friendly"
+    if end in g.sea and end not in attacked and ctx.hostile_zone(end, "uk"):
+        return f"{g.name(end)} holds enemy units"
+    return None
+
+
+def enigma_move(ctx: Ctx, order) -> None:
+    """Enigma Decoded: once a game, between Germany's combat move and its combat, the U.K.
+    moves units from any one adjacent space into one friendly space Germany attacks, or
+    out of such a space into an adjacent friendly space leaving at least one unit (of any
+    friendly power) behind; otherwise as a noncombat move (FAQ: Enigma Decoded)."""
+    s = ctx.state
+    g = ctx.geo
+    start, end = order.path[0], order.path[-1]
+    attacked = set(enigma_targets(ctx))
+    if len(order.path) != 2 or end not in g.air_adj.get(start, ()):
+        raise refuse(R_ENIGMA, "The Enigma move goes one space, to an adjacent space.")
+    if end not in attacked and start not in attacked:
+        raise refuse(
+            R_ENIGMA,
+            "The Enigma move goes into, or out of, a space Germany is attacking.",
+            f"Germany attacks: {', '.join(g.name(t) for t in sorted(attacked))}.",
+        )
+    here = sorted((u for u in ctx.at(start) if u.owner == "uk" and u.aboard is None),
+                  key=lambda u: int(u.id[1:]))  # fmt: skip
+    chosen = []
+    for uid in order.ids:
+        u = s.units.get(uid)
+        if u is None or u not in here:
+            raise refuse(R_ENIGMA, f"{uid} is not a U.K. unit in {g.name(start)}.")
+        chosen.append(u)
+    for t, n in order.units.items():
+        pool = [u for u in here if u.type == t and u not in chosen]
+        if len(pool) < n or t == "industrial_complex":
+            raise refuse(R_ENIGMA, f"The U.K. has {len(pool)} {ctx.info(t).plural.lower()} "
+                         f"in {g.name(start)}, not {n}.")  # fmt: skip
+        chosen += pool[:n]
+    for u in chosen:
+        kind = ctx.kind(u)
+        if kind == "land" and end not in g.land_adj.get(start, ()):
+            raise refuse(R_ENIGMA, "Land units move along a land border.")
+        if kind == "sea" and end not in g.sea_adj.get(start, ()):
+            raise refuse(R_ENIGMA, "Ships move between adjacent sea zones.")
+    why = _uk_destination_ok(ctx, chosen, end, attacked)
+    if why:
+        raise refuse(R_ENIGMA, why + ".")
+    if start in attacked and end not in attacked:
+        left = [u for u in ctx.at(start) if SIDE[u.owner] == "allies" and u not in chosen
+                and u.aboard is None]  # fmt: skip
+        if not left:
+            raise refuse(R_ENIGMA, f"At least one friendly unit must stay in {g.name(start)}.")
+    for u in chosen:
+        ctx.place_at(u, end)
+    s.na["enigma_used"] = True
+    ctx.log("advantage", f"Enigma Decoded: the U.K. moves {len(chosen)} unit(s) from "
+            f"{g.name(start)} to {g.name(end)} before Germany's battles.",
+            path=[start, end])  # fmt: skip
+    ctx.mark("move", "uk", [start, end], "Enigma")
+
+
+def enigma_moves(ctx: Ctx):
+    """One-unit Enigma moves, for the list of legal orders."""
+    from engine.games.aa_revised.orders import Move
+
+    g = ctx.geo
+    attacked = set(enigma_targets(ctx))
+    seen = set()
+    for u in sorted(ctx.state.units.values(), key=lambda u: int(u.id[1:])):
+        if u.owner != "uk" or u.aboard is not None or u.type == "industrial_complex":
+            continue
+        kind = ctx.kind(u)
+        adj = g.land_adj if kind == "land" else g.sea_adj if kind == "sea" else g.air_adj
+        for end in adj.get(u.at, ()):
+            if end not in attacked and u.at not in attacked:
+                continue
+            key = (u.type, u.at, end)
+            if key in seen or _uk_destination_ok(ctx, [u], end, attacked):
+                continue
+            if u.at in attacked and end not in attacked:
+                left = [x for x in ctx.at(u.at)
+                        if SIDE[x.owner] == "allies" and x is not u and x.aboard is None]  # fmt: skip
+                if not left:
+                    continue
+            seen.add(key)
+            yield Move(units={u.type: 1}, path=[u.at, end])

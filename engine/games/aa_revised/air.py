@@ -9,6 +9,8 @@ leave it a landing place within range (no suicide runs, no kamikaze).
 
 from __future__ import annotations
 
+from collections import deque
+
 from engine.games.aa_revised.context import Ctx
 from engine.games.aa_revised.geography import multi_source_distances
 from engine.games.aa_revised.state import POWER_NAME, SIDE, Unit, uid_key
@@ -68,9 +70,7 @@ def distance_to_landing(ctx: Ctx, power: str, fighter: bool) -> dict[str, int]:
     key = (power, fighter, ctx.state.phase)
     cache = ctx.__dict__.setdefault("_landing_cache", {})
     if key not in cache:
-        cache[key] = multi_source_distances(
-            sorted(landing_spaces(ctx, power, fighter)), ctx.geo.air_adj
-        )
+        cache[key] = multi_distances(ctx, power, sorted(landing_spaces(ctx, power, fighter)))
     return cache[key]
 
 
@@ -79,8 +79,61 @@ def multi_land_distance(ctx: Ctx, power: str) -> dict[str, int]:
     key = (power, "land", ctx.state.phase)
     cache = ctx.__dict__.setdefault("_landing_cache", {})
     if key not in cache:
-        cache[key] = multi_source_distances(sorted(landing_territories(ctx, power)), ctx.geo.air_adj)
+        cache[key] = multi_distances(ctx, power, sorted(landing_territories(ctx, power)))
     return cache[key]
+
+
+# ------------------------------------------------------------------ counting spaces
+
+
+def island_bases(ctx: Ctx, power: str) -> bool:
+    return power == "usa" and ctx.has("usa", "island_bases")
+
+
+def step_cost(ctx: Ctx, power: str, a: str, b: str) -> int:
+    """Spaces an aircraft pays to fly from ``a`` into the adjacent ``b``: 1 (Appendix 1,
+    Air Units), except that with Island Bases a U.S. aircraft moves between an island
+    group its side controls and the sea zone around it for nothing (Appendix 3)."""
+    if not island_bases(ctx, power):
+        return 1
+    g = ctx.geo
+    island = a if a in g.island else b if b in g.island else None
+    if island is None or g.coast[island] != ((b,) if island == a else (a,)):
+        return 1
+    return 0 if ctx.friendly_territory(island, power) else 1
+
+
+def route_cost(ctx: Ctx, power: str, route: list[str]) -> int:
+    return sum(step_cost(ctx, power, a, b) for a, b in zip(route, route[1:], strict=False))
+
+
+def distances(ctx: Ctx, power: str, start: str) -> dict[str, int]:
+    """Spaces an aircraft of ``power`` pays to fly from ``start`` to every space."""
+    if not island_bases(ctx, power):
+        return ctx.geo.air_distances(start)
+    return multi_distances(ctx, power, [start])
+
+
+def multi_distances(ctx: Ctx, power: str, starts: list[str]) -> dict[str, int]:
+    if not island_bases(ctx, power):
+        return multi_source_distances(starts, ctx.geo.air_adj)
+    dist: dict[str, int] = {}
+    queue: deque[str] = deque()
+    for s0 in starts:
+        if s0 not in dist:
+            dist[s0] = 0
+            queue.append(s0)
+    while queue:  # 0-1 breadth-first search
+        here = queue.popleft()
+        for n in ctx.geo.air_adj[here]:
+            d = dist[here] + step_cost(ctx, power, here, n)
+            if d < dist.get(n, 1 << 30):
+                dist[n] = d
+                if d == dist[here]:
+                    queue.appendleft(n)
+                else:
+                    queue.append(n)
+    return dist
 
 
 def forget_landings(ctx: Ctx) -> None:
@@ -182,7 +235,7 @@ def deck_for(ctx: Ctx, fighter: Unit, end: str, left: int) -> tuple[Unit | None,
 
     power = fighter.owner
     side = SIDE[power]
-    dists = ctx.geo.air_distances(end)
+    dists = distances(ctx, power, end)
     near = {z for z in ctx.geo.sea if dists.get(z, 99) <= left}
     carriers = sorted(
         (c for c in ctx.state.units.values() if c.type == "carrier" and SIDE[c.owner] == side),
@@ -199,7 +252,9 @@ def deck_for(ctx: Ctx, fighter: Unit, end: str, left: int) -> tuple[Unit | None,
         if c.pickup:
             options &= {c.pickup}
         if options:
-            zone = c.pickup or (c.at if c.at in options else min(options, key=lambda z: (dists[z], z)))
+            zone = c.pickup or (
+                c.at if c.at in options else min(options, key=lambda z: (dists[z], z))
+            )
             return c, zone
     return None, None
 

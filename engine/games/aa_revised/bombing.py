@@ -37,7 +37,9 @@ def resolve_raid(ctx: Ctx, territory: str) -> None:
     for u in survivors:
         u.fought = True
         if u.type == "bomber":
-            rolls = [ctx.dice.roll(6, f"bombing damage by {u.id}") for _ in range(2 if heavy else 1)]
+            rolls = [
+                ctx.dice.roll(6, f"bombing damage by {u.id}") for _ in range(2 if heavy else 1)
+            ]
             damage = min(sum(rolls), cap)
         else:  # Luftwaffe Dive-Bombers (Appendix 3)
             r = ctx.dice.roll(6, f"dive-bombing damage by {u.id}")

@@ -38,24 +38,7 @@ def begin(ctx: Ctx) -> None:
     resolved along each aircraft's path, before its battle)."""
     s = ctx.state
     power = s.power
-    battles: set[str] = set()
-    raids: set[str] = set()
-    for u in s.units.values():
-        if u.owner != power:
-            continue
-        if u.landing:
-            battles.add(u.landing)
-            battles.add(u.at)
-            continue
-        if u.aboard is not None:
-            continue
-        if u.raid:
-            raids.add(u.at)
-            continue
-        if ctx.hostile(u.at, power):
-            battles.add(u.at)
-    s.battles = sorted(b for b in battles if _has_battle(ctx, b))
-    s.raids = sorted(raids)
+    s.battles, s.raids = battle_spaces(ctx)
     s.phase = "combat"
     flyers = sorted(
         (u for u in s.units.values() if u.owner == power and u.path and ctx.kind(u) == "air"),
@@ -75,6 +58,28 @@ def begin(ctx: Ctx) -> None:
         battles=list(s.battles),
         raids=list(s.raids),
     )
+
+
+def battle_spaces(ctx: Ctx) -> tuple[list[str], list[str]]:
+    """The spaces with a battle and those with a bombing raid, after the combat move."""
+    power = ctx.power
+    battles: set[str] = set()
+    raids: set[str] = set()
+    for u in ctx.state.units.values():
+        if u.owner != power:
+            continue
+        if u.landing:
+            battles.add(u.landing)
+            battles.add(u.at)
+            continue
+        if u.aboard is not None:
+            continue
+        if u.raid:
+            raids.add(u.at)
+            continue
+        if ctx.hostile(u.at, power):
+            battles.add(u.at)
+    return sorted(b for b in battles if _has_battle(ctx, b)), sorted(raids)
 
 
 def _has_battle(ctx: Ctx, space: str) -> bool:
@@ -551,11 +556,15 @@ def _why_not(ctx: Ctx, a: ActiveBattle, need: bt.Need, t: str) -> tuple[str, str
     source = a.b.pending[0].source if a.b.pending else bt.FIRE
     in_battle = any(u.type == t for u in a.b.units(need.side))
     if source == bt.SUBMARINES and in_battle:
-        return ("Revised: Opening Fire, Submarines",
-                f"Hits scored by submarines go only to ships, not to {name}.")
+        return (
+            "Revised: Opening Fire, Submarines",
+            f"Hits scored by submarines go only to ships, not to {name}.",
+        )
     if source == bt.BOMBARDMENT and in_battle:
-        return ("Revised: Opening Fire, Battleship Bombardment",
-                f"Shore bombardment hits only land units, not {name}.")
+        return (
+            "Revised: Opening Fire, Battleship Bombardment",
+            f"Shore bombardment hits only land units, not {name}.",
+        )
     if t == "aa_gun":
         return ("Revised: Appendix 1, Antiaircraft Guns", "Antiaircraft guns are never casualties.")
     if in_battle:
@@ -678,16 +687,16 @@ def finish(ctx: Ctx) -> None:
     for uid in a.doomed:
         u = s.units.get(uid)
         if u is not None and uid not in lost:
-            ctx.destroy(u, ": hit by a submarine, it is removed at step 6 although the battle is over")
+            ctx.destroy(
+                u, ": hit by a submarine, it is removed at step 6 although the battle is over"
+            )
     outcome = b.outcome
     s.battle = None
     if a.sea:
         _reseat_defenders(ctx, a)
         _land_deferred(ctx, a.space, won=outcome == bt.ATTACKER_WON)
     elif outcome == bt.ATTACKER_WON:
-        if any(
-            u.uid in s.units and "can_capture" in ctx.info(u.type).flags for u in b.attackers
-        ):
+        if any(u.uid in s.units and "can_capture" in ctx.info(u.type).flags for u in b.attackers):
             capture(ctx, a.space, a.attacker)
         else:
             ctx.log(
@@ -747,7 +756,9 @@ def _reseat_defenders(ctx: Ctx, a: ActiveBattle) -> None:
         (u for u in ctx.at(zone) if u.type == "carrier" and SIDE[u.owner] != SIDE[a.attacker]),
         key=lambda u: uid_key(u.id),
     )
-    room = {c.id: air.CARRIER_ROOM - sum(1 for x in ctx.at(zone) if x.aboard == c.id) for c in carriers}
+    room = {
+        c.id: air.CARRIER_ROOM - sum(1 for x in ctx.at(zone) if x.aboard == c.id) for c in carriers
+    }
     for f in sorted(fighters, key=lambda u: uid_key(u.id)):
         decks = sorted(carriers, key=lambda c: (c.owner != f.owner, uid_key(c.id)))
         deck = next((c for c in decks if room[c.id] > 0), None)
@@ -776,7 +787,11 @@ def escape_stranded(ctx: Ctx) -> None:
                 continue
             if n in g.sea:
                 for c in sorted(ctx.at(n), key=lambda u: uid_key(u.id)):
-                    if c.type == "carrier" and SIDE[c.owner] == side and not ctx.hostile_zone(n, f.owner):
+                    if (
+                        c.type == "carrier"
+                        and SIDE[c.owner] == side
+                        and not ctx.hostile_zone(n, f.owner)
+                    ):
                         if sum(1 for x in ctx.at(n) if x.aboard == c.id) < air.CARRIER_ROOM:
                             best = (0, n, c.id)
                             break

@@ -138,7 +138,9 @@ def _air_distances(start: str) -> dict[str, int]:
     return dist
 
 
-def multi_source_distances(starts: Iterable[str], adjacency: dict[str, tuple[str, ...]]) -> dict[str, int]:
+def multi_source_distances(
+    starts: Iterable[str], adjacency: dict[str, tuple[str, ...]]
+) -> dict[str, int]:
     """Shortest number of steps from the nearest of ``starts`` to every space."""
     dist: dict[str, int] = {}
     queue: deque[str] = deque()

@@ -15,7 +15,9 @@ def collect(ctx: Ctx) -> None:
     from engine.games.aa_revised.advantages import income_adjustment
 
     if not ctx.capital_held(power):
-        ctx.log("income", f"{POWER_NAME[power]}'s capital is in enemy hands: it collects no income.")
+        ctx.log(
+            "income", f"{POWER_NAME[power]}'s capital is in enemy hands: it collects no income."
+        )
         return
     amount = ctx.production(power)
     cut = income_adjustment(ctx, power)
@@ -69,7 +71,9 @@ def start_turn(ctx: Ctx) -> None:
     s.recent = []
     power = s.power
     note = "" if ctx.capital_held(power) else " (its capital is in enemy hands)"
-    ctx.log("turn", f"Round {s.round}: {POWER_NAME[power]}'s turn{note}.", round=s.round, power=power)
+    ctx.log(
+        "turn", f"Round {s.round}: {POWER_NAME[power]}'s turn{note}.", round=s.round, power=power
+    )
     from engine.games.aa_revised.advantages import on_turn_start
 
     on_turn_start(ctx)

@@ -67,7 +67,7 @@ def place(ctx: Ctx, order: Place) -> None:
     at = order.at
     from engine.games.aa_revised.advantages import chinese_division_sites
 
-    if order.units == {"infantry": 1} and at in chinese_division_sites(ctx) and at not in s.ics:
+    if order.units == {"infantry": 1} and at in chinese_division_sites(ctx):
         _chinese_division(ctx, at)
         return
     for t, n in order.units.items():
@@ -126,7 +126,8 @@ def place(ctx: Ctx, order: Place) -> None:
                 R_MOB,
                 f"{g.name(at)} is not next to an industrial complex {POWER_NAME[power]} may use.",
                 "Sea zones you may use: "
-                + listing(sorted({z for t in ics for z in g.coast[t]})) + ".",
+                + listing(sorted({z for t in ics for z in g.coast[t]}))
+                + ".",
             )
         fighters = order.units.get("fighter", 0)
         carriers = order.units.get("carrier", 0)
@@ -217,7 +218,9 @@ def _place_ic(ctx: Ctx, at: str) -> None:
         elif g.ipc.get(at, 0) < 1:
             why = f"{g.name(at)} has no income value; a complex needs a territory worth 1 or more."
         else:
-            why = f"{POWER_NAME[power]} has not controlled {g.name(at)} since the start of its turn."
+            why = (
+                f"{POWER_NAME[power]} has not controlled {g.name(at)} since the start of its turn."
+            )
         raise refuse(R_MOB, why, f"Possible sites: {listing(g.name(t) for t in ic_sites(ctx))}.")
     s.ics.append(at)
     s.ics.sort()

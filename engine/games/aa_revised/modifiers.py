@@ -80,7 +80,11 @@ def values(ctx: Ctx, a: ActiveBattle, side: str) -> dict[str, int]:
                     and _gray(ctx, "germany", space)
                 ):
                     out[u.uid] = 3
-                elif u.owner == "japan" and space in ctx.geo.island and ctx.has("japan", "dug_in_defenders"):
+                elif (
+                    u.owner == "japan"
+                    and space in ctx.geo.island
+                    and ctx.has("japan", "dug_in_defenders")
+                ):
                     out[u.uid] = 3
             elif (
                 u.type == "artillery"
@@ -114,7 +118,10 @@ def roll(ctx: Ctx, a: ActiveBattle) -> bt.Battle | None:
     )
     if first_strike:
         a.flags.append("first_strike_done")
-        changed = {bt.ATTACKER: values(ctx, a, bt.ATTACKER), bt.DEFENDER: values(ctx, a, bt.DEFENDER)}
+        changed = {
+            bt.ATTACKER: values(ctx, a, bt.ATTACKER),
+            bt.DEFENDER: values(ctx, a, bt.DEFENDER),
+        }
         return _submarines(b, ctx.dice, changed, kamikaze=a.kamikaze, kaiten=a.kaiten)
     if b.step == bt.OPENING_FIRE:
         if not b.sea:

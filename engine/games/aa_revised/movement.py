@@ -159,7 +159,9 @@ def cannot_move(ctx: Ctx, u: Unit, mode: str) -> str | None:
         return "its movement is over for this turn"
     if cm:
         if u.type == "aa_gun" and mode != "load":
-            return "antiaircraft guns never make combat moves except aboard a transport (Appendix 1)"
+            return (
+                "antiaircraft guns never make combat moves except aboard a transport (Appendix 1)"
+            )
         if u.cm and u.type != "transport":
             return "it has already made its combat move"
     else:
@@ -276,7 +278,9 @@ def land_route(ctx: Ctx, group: list[Unit], start: str, waypoints: list[str], en
     g = ctx.geo
     names = units_phrase(group)
     if end not in g.land:
-        raise refuse(R_TRN, f"{names.capitalize()} cannot go to sea except by boarding a transport.")
+        raise refuse(
+            R_TRN, f"{names.capitalize()} cannot go to sea except by boarding a transport."
+        )
     budget = land_budget(ctx, group, start)
     railway = budget == 2 and not cm and all(ctx.movement(u) < 2 for u in group)
     blitz = cm and all(
@@ -539,7 +543,7 @@ def air_route(
     names = units_phrase(group)
     budget = min(remaining(ctx, u) for u in group)
     fighters = all(u.type == "fighter" for u in group)
-    dist = g.air_distances(start).get(end)
+    dist = air.distances(ctx, power, start).get(end)
     hint = _legal_hint(ctx, group, start, raid)
     if dist is None:
         raise refuse(R_AIR, f"{g.name(end)} cannot be reached by air.", hint)
@@ -587,11 +591,13 @@ def air_route(
             raise refuse(R_NCM, why, hint)
     route = _air_path(ctx, power, start, waypoints, end, budget - need_after)
     if route is None:
-        raise refuse(R_AIR, f"No route through {listing(waypoints)} reaches {g.name(end)} in range.", hint)
+        raise refuse(
+            R_AIR, f"No route through {listing(waypoints)} reaches {g.name(end)} in range.", hint
+        )
     plan = Plan("air", group, route, raid=raid)
     if cm and fighters:
         ashore = air.multi_land_distance(ctx, power).get(end, 99)
-        left = budget - (len(route) - 1)
+        left = budget - air.route_cost(ctx, power, route)
         if ashore > left:
             carrier, zone = air.deck_for(ctx, group[0], end, left)
             if zone is None:
@@ -613,9 +619,7 @@ def kamikaze_problem(ctx: Ctx, power: str, end: str) -> str | None:
         return "Only Japan, with Kamikaze Attacks, makes kamikaze attacks."
     if not combat(ctx):
         return "Kamikaze attacks are declared in the combat move."
-    if end not in ctx.geo.sea or not any(
-        ctx.kind(u) == "sea" for u in ctx.enemies_at(end, power)
-    ):
+    if end not in ctx.geo.sea or not any(ctx.kind(u) == "sea" for u in ctx.enemies_at(end, power)):
         return f"{ctx.geo.name(end)} holds no enemy ships for a kamikaze attack."
     return None
 
@@ -678,36 +682,55 @@ def _air_path(
     avoid_hostile = not cm and not ctx.opts.ncm_air_overflight
     legs = [start, *waypoints, end]
 
-    def cost(space: str) -> int:
+    def guns(space: str) -> int:
         if space in g.land and not ctx.friendly_territory(space, power):
             return 1 if air.enemy_gun(ctx, space, power) else 0
         return 0
 
+    def may_enter(n: str, b: str) -> bool:
+        return not (avoid_hostile and n != b and n in g.land and not ctx.friendly_territory(n, power))
+
+    def widen(layer, b):
+        # moves that cost nothing (Island Bases) stay within the same layer
+        for s0, (c, p) in list(layer.items()):
+            for n in g.air_adj[s0]:
+                if air.step_cost(ctx, power, s0, n) == 0 and may_enter(n, b):
+                    nc = c + (guns(n) if n != b else 0)
+                    if n not in layer or nc < layer[n][0]:
+                        layer[n] = (nc, [*p, n])
+
     route = [start]
+    spent = 0
     for i in range(len(legs) - 1):
         a, b = legs[i], legs[i + 1]
-        after = sum(g.air_distances(legs[j]).get(legs[j + 1], 99) for j in range(i + 1, len(legs) - 1))
-        leg_budget = budget - (len(route) - 1) - after
-        # layered search: best[space] = (guns, predecessor path) reached in exactly k steps
+        after = sum(
+            air.distances(ctx, power, legs[j]).get(legs[j + 1], 99) for j in range(i + 1, len(legs) - 1)
+        )
+        leg_budget = budget - spent - after
+        # layered search: layer k holds, for each space reached for exactly k spaces of
+        # movement, the fewest guns flown over and the path
         layer = {a: (0, [a])}
-        found = None
+        widen(layer, b)
+        found = layer.get(b) if b != a else None
         for _k in range(leg_budget):
+            if found is not None and found[0] == 0:
+                break
             nxt: dict[str, tuple[int, list[str]]] = {}
-            for s, (c, p) in layer.items():
-                for n in g.air_adj[s]:
-                    if avoid_hostile and n != b and n in g.land and not ctx.friendly_territory(n, power):
+            for s0, (c, p) in layer.items():
+                for n in g.air_adj[s0]:
+                    if air.step_cost(ctx, power, s0, n) == 0 or not may_enter(n, b):
                         continue
-                    nc = c + (cost(n) if n != b else 0)
+                    nc = c + (guns(n) if n != b else 0)
                     if n not in nxt or nc < nxt[n][0]:
                         nxt[n] = (nc, [*p, n])
+            widen(nxt, b)
             layer = nxt
             if b in layer and (found is None or layer[b][0] < found[0]):
                 found = layer[b]
-                if found[0] == 0:
-                    break
         if found is None:
             return None
         route += found[1][1:]
+        spent = air.route_cost(ctx, power, route)
     return route
 
 
@@ -772,11 +795,15 @@ def unload_problem(ctx: Ctx, u: Unit, end: str) -> str | None:
         return f"transport {t.id} already lands cargo in {ctx.geo.name(pending.pop())}"
     if not combat(ctx) and t.owner == ctx.power:
         if t.retreated:
-            return f"transport {t.id} retreated from combat, so its cargo stays aboard (FAQ: Retreats)"
+            return (
+                f"transport {t.id} retreated from combat, so its cargo stays aboard (FAQ: Retreats)"
+            )
         if t.cm and not t.fought:
             return f"transport {t.id} moved in the combat move, so it cannot offload now (Phase 5)"
         if t.fought and t.loaded:
-            return f"transport {t.id} was in combat and has loaded; it may load or offload, not both"
+            return (
+                f"transport {t.id} was in combat and has loaded; it may load or offload, not both"
+            )
     return None
 
 
@@ -876,7 +903,9 @@ def select(ctx: Ctx, order: Move) -> list[Plan]:
     path = order.path
     start, end = path[0], path[-1]
     if start == end and len(path) < 3:
-        raise refuse(R_LAND, "A move must go somewhere else.", "Name the space the units go to last.")
+        raise refuse(
+            R_LAND, "A move must go somewhere else.", "Name the space the units go to last."
+        )
     waypoints = list(path[1:-1])
     raid = isinstance(order, Bomb)
     kamikaze = bool(getattr(order, "kamikaze", False))
@@ -902,7 +931,9 @@ def select(ctx: Ctx, order: Move) -> list[Plan]:
     for t, n in order.units.items():
         pool = [u for u in here if u.type == t and u not in chosen]
         mode = mode_for(ctx, pool[0], start, end) if pool else None
-        ready = [u for u in pool if cannot_move(ctx, u, mode) is None and _in_mode(ctx, u, start, mode)]
+        ready = [
+            u for u in pool if cannot_move(ctx, u, mode) is None and _in_mode(ctx, u, start, mode)
+        ]
         if len(ready) < n:
             raise _shortage(ctx, power, t, n, start, pool, mode)
         picked = _best_fit(ctx, ready, n, start, waypoints, end, mode, raid, kamikaze)
@@ -918,7 +949,9 @@ def select(ctx: Ctx, order: Move) -> list[Plan]:
         raise refuse(R_SBR, "Only aircraft make strategic bombing raids.")
     plans = []
     if kamikaze and set(groups) != {"air"}:
-        raise refuse("Revised: Appendix 3, Kamikaze Attacks", "Only aircraft make kamikaze attacks.")
+        raise refuse(
+            "Revised: Appendix 3, Kamikaze Attacks", "Only aircraft make kamikaze attacks."
+        )
     for mode, group in groups.items():
         plans.append(plan_group(ctx, mode, group, start, waypoints, end, raid, kamikaze))
     return plans
@@ -948,12 +981,24 @@ def plan_group(ctx, mode, group, start, waypoints, end, raid=False, kamikaze=Fal
 
 def _best_fit(ctx, ready, n, start, waypoints, end, mode, raid, kamikaze=False) -> list[Unit]:
     """The ``n`` units that can make the move and have the least movement to spare."""
-    ready = sorted(ready, key=lambda u: (remaining(ctx, u), -len(ctx.cargo(u)) if mode == "sea" else 0, uid_key(u.id)))
+    ready = sorted(
+        ready,
+        key=lambda u: (
+            remaining(ctx, u),
+            -len(ctx.cargo(u)) if mode == "sea" else 0,
+            uid_key(u.id),
+        ),
+    )
     picked: list[Unit] = []
     last_error: IllegalOrder | None = None
     tried: set[tuple] = set()
     for u in ready:
-        key = (u.type, remaining(ctx, u), u.aboard if mode == "unload" else None, bool(ctx.cargo(u)) if mode == "sea" else None)
+        key = (
+            u.type,
+            remaining(ctx, u),
+            u.aboard if mode == "unload" else None,
+            bool(ctx.cargo(u)) if mode == "sea" else None,
+        )
         if key in tried and last_error is not None:
             continue
         try:
@@ -1009,7 +1054,7 @@ def execute(ctx: Ctx, plans: list[Plan]) -> None:
     for p in plans:
         route = p.route
         start, end = route[0], route[-1]
-        steps = len(route) - 1
+        steps = air.route_cost(ctx, power, route) if p.mode == "air" else len(route) - 1
         what = units_phrase(p.units)
         if p.mode == "load":
             for u in p.units:
@@ -1112,7 +1157,11 @@ def _air_move(ctx: Ctx, p: Plan) -> None:
             ctx.log("pickup", f"{POWER_NAME[power]}'s carrier {carrier.id} is committed to be in "
                     f"{g.name(carrier.pickup)} at the end of the turn, to take the fighters.",
                     unit=carrier.id, zone=carrier.pickup)  # fmt: skip
-    verb = "raids" if p.raid else ("makes a kamikaze attack" if p.kamikaze else "attacks" if cm else "flies")
+    verb = (
+        "raids"
+        if p.raid
+        else ("makes a kamikaze attack" if p.kamikaze else "attacks" if cm else "flies")
+    )
     ctx.log("move", f"{POWER_NAME[power]} {verb} with {what} from {g.name(route[0])} to "
             f"{g.name(end)} (route: {', '.join(route[1:])}).", path=route,
             units=[u.id for u in p.units])  # fmt: skip
@@ -1247,12 +1296,12 @@ def destinations(ctx: Ctx, u: Unit, start: str, raid: bool = False) -> set[str]:
         if cannot_move(ctx, u, "air"):
             return out
         budget = remaining(ctx, u)
-        dists = g.air_distances(start)
+        dists = air.distances(ctx, u.owner, start)
         fighter = u.type == "fighter"
         if cm:
             land = air.distance_to_landing(ctx, u.owner, fighter)
             for t, d in dists.items():
-                if d == 0 or d > budget or d + land.get(t, 99) > budget:
+                if t == start or d > budget or d + land.get(t, 99) > budget:
                     continue
                 if raid:
                     if raid_target_problem(ctx, [u], t) is None:
@@ -1267,7 +1316,7 @@ def destinations(ctx: Ctx, u: Unit, start: str, raid: bool = False) -> set[str]:
                 spaces |= air.carrier_zones(ctx, u.owner)
             for t in spaces:
                 d = dists.get(t)
-                if d and d <= budget:
+                if t != start and d is not None and d <= budget:
                     out.add(t)
             if not ctx.opts.ncm_air_overflight:
                 out = {t for t in out if _air_path(ctx, u.owner, start, [], t, budget)}
@@ -1364,9 +1413,11 @@ def legal_moves(ctx: Ctx) -> Iterator[Move]:
         for (space, t), us in sorted(_movers(ctx).items()):
             if ctx.info(t).kind != "air":
                 continue
-            best = max((remaining(ctx, u) for u in us if cannot_move(ctx, u, "air") is None), default=0)
-            for z, d in ctx.geo.air_distances(space).items():
-                if 0 < d <= best and kamikaze_problem(ctx, ctx.power, z) is None:
+            best = max(
+                (remaining(ctx, u) for u in us if cannot_move(ctx, u, "air") is None), default=0
+            )
+            for z, d in air.distances(ctx, ctx.power, space).items():
+                if z != space and d <= best and kamikaze_problem(ctx, ctx.power, z) is None:
                     yield Move(units={t: 1}, path=[space, z], kamikaze=True)
     from engine.games.aa_revised.advantages import ic_moves
 

@@ -92,7 +92,9 @@ def _land_aircraft(ctx: Ctx) -> None:
             continue
         if u.at in g.land:
             if u.at not in safe:
-                ctx.destroy(u, ": it has no friendly territory to land in (Completing Air Units' Move)")
+                ctx.destroy(
+                    u, ": it has no friendly territory to land in (Completing Air Units' Move)"
+                )
             continue
         if u.type != "fighter":
             ctx.destroy(u, ": bombers cannot land at sea")

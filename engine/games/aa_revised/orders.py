@@ -206,8 +206,23 @@ class Done(Order):
 ORDER_TYPES: dict[str, type[Order]] = {
     cls.model_fields["verb"].default: cls
     for cls in (
-        Research, Buy, Move, Bomb, Bombard, Attack, Rocket, Casualties, Press, Retreat,
-        Submerge, Place, Standing, Winter, Convert, Kaiten, Done,
+        Research,
+        Buy,
+        Move,
+        Bomb,
+        Bombard,
+        Attack,
+        Rocket,
+        Casualties,
+        Press,
+        Retreat,
+        Submerge,
+        Place,
+        Standing,
+        Winter,
+        Convert,
+        Kaiten,
+        Done,
     )  # fmt: skip
 }
 

@@ -77,7 +77,11 @@ SEATINGS: dict[str, dict[str, tuple[str, ...]]] = {
         "germany": ("germany",),
         "japan": ("japan",),
     },
-    "three-players": {"allies": ("ussr", "uk", "usa"), "germany": ("germany",), "japan": ("japan",)},
+    "three-players": {
+        "allies": ("ussr", "uk", "usa"),
+        "germany": ("germany",),
+        "japan": ("japan",),
+    },
     "two-players": {"allies": ("ussr", "uk", "usa"), "axis": ("germany", "japan")},
 }
 
@@ -92,6 +96,7 @@ VERBS = {
     "noncombat": ["move", "done"],
     "mobilize": ["place", "done"],
     "income": ["winter", "done"],
+    "enigma": ["move", "done"],
 }
 
 
@@ -204,6 +209,16 @@ class AxisAndAlliesRevised:
                 **base,
             )
         phase = s.phase
+        if phase == "enigma":
+            return Prompt(
+                role=self.role_of(s, "uk"),
+                kind="enigma",
+                verbs=VERBS["enigma"],
+                text=f"{head}: Germany has made its combat move. The U.K. may use Enigma "
+                "Decoded once a game: one move into or out of a space Germany attacks "
+                "('move ...'), or 'done' to keep it.",
+                **base,
+            )
         texts = {
             "research": f"{head}: develop weapons ({s.ipcs.get(power, 0)} IPCs; 'research TECH DICE' or 'done').",
             "purchase": f"{head}: purchase units ({s.ipcs.get(power, 0)} IPCs; 'buy N TYPE ...' or 'done').",
@@ -320,6 +335,15 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
         case "combat_move", Bombard():
             movement.bombard(ctx, order)
         case "combat_move", Done():
+            if advantages.enigma_available(ctx):
+                s.phase = "enigma"
+                ctx.log("phase", "Germany's combat move is over: the U.K. may use Enigma Decoded.")
+            else:
+                combat_phase.begin(ctx)
+        case "enigma", Move():
+            advantages.enigma_move(ctx, order)
+            combat_phase.begin(ctx)
+        case "enigma", Done():
             combat_phase.begin(ctx)
         case "combat", Attack():
             combat_phase.attack(ctx, order)
@@ -346,7 +370,9 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
             combat_phase.kaiten(ctx, order)
         case "noncombat", Move():
             if isinstance(order, Bomb):
-                raise refuse("Revised: Strategic Bombing Raids", "Raids are made in the combat move.")
+                raise refuse(
+                    "Revised: Strategic Bombing Raids", "Raids are made in the combat move."
+                )
             movement.move(ctx, order)
         case "noncombat", Done():
             noncombat.finish(ctx)
@@ -497,6 +523,9 @@ def _enumerate(ctx: Ctx, p: Prompt):
         yield from mobilize.legal_places(ctx)
         for t in advantages.chinese_division_sites(ctx):
             yield Place(units={"infantry": 1}, at=t)
+        yield Done()
+    elif kind == "enigma":
+        yield from advantages.enigma_moves(ctx)
         yield Done()
     elif kind == "income":
         yield Winter()

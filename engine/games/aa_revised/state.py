@@ -40,6 +40,7 @@ PHASE_NAME = {
     "noncombat": "Noncombat move",
     "mobilize": "Mobilize new units",
     "income": "Collect income",
+    "enigma": "Enigma Decoded (U.K.)",
     "over": "Game over",
 }
 

@@ -786,6 +786,9 @@ def _check_scenario_pieces(s: ScenarioPack, f: _File, pack: CountersPack) -> Non
         f.add(f"rommel {s.rommel!r} names no counter (PFV 17)", "rommel")
     elif rommel.side != "axis" or rommel.kind != "support" or "general" not in rommel.tags:
         f.add(f"rommel {s.rommel!r} must be an Axis general support asset (PFV 15, 17)", "rommel")
+    for piece in s.default_setup:
+        if piece not in by_id:
+            f.add(f"default_setup names {piece!r}, which is no counter", "default_setup", piece)
 
 
 def _check_scenario_hexes(s: ScenarioPack, f: _File, m: HexMap) -> None:
@@ -793,6 +796,9 @@ def _check_scenario_hexes(s: ScenarioPack, f: _File, m: HexMap) -> None:
         loc = ("mareth_hex",) if i == 0 else ("eighth_army_hexes", i - 1)
         if h not in m.hex:
             f.add(f"hex {h} is not on the map (PFV 17)", *loc)
+    for piece, h in s.default_setup.items():
+        if h not in m.hex or not m.land.get(h):
+            f.add(f"default_setup puts {piece} in {h}, which is not a land hex of the map", "default_setup", piece)
 
 
 __all__ = [

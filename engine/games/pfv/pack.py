@@ -93,6 +93,8 @@ class ScenarioPack(PackFile):
     mareth_hex: str
     #: an Axis unit ever entering these makes the -1 recall modifier unavailable (PFV 17)
     eighth_army_hexes: list[str]
+    #: piece -> hex used by ``auto`` set-up when still legal (a historical default, not a rule)
+    default_setup: dict[str, str] = {}
 
 
 @cache

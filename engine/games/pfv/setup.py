@@ -177,8 +177,9 @@ def place(ctx: Ctx, order: Place) -> None:
 
 
 def auto(ctx: Ctx, order: Auto) -> None:
-    """Set up every remaining piece of the side in a default hex: the legal hex nearest the
-    front, supports beside a unit where they can. A convenience, not a historical set-up."""
+    """Set up every remaining piece of the side: in the scenario's default (historical) hex
+    where that is still legal, otherwise in the legal hex nearest the front, supports beside
+    a unit where they can."""
     b, s = ctx.board, ctx.state
     side = s.player
     front = [
@@ -196,7 +197,12 @@ def auto(ctx: Ctx, order: Auto) -> None:
         rank = 0 if "ii_corps" in c.tags else 1 if c.near_hex else 2 if b.is_unit(pid) else 3
         return rank, pid
 
-    for pid in sorted(unplaced(b, s, side), key=priority):
+    for pid in sorted(unplaced(b, s, side), key=lambda p: (p not in b.scenario.default_setup, priority(p))):
+        preferred = b.scenario.default_setup.get(pid)
+        if preferred and placement_problem(ctx, pid, preferred) is None:
+            ctx.put(pid, preferred)
+            ctx.log("setup", f"{b.name(pid)} sets up in {preferred}.", piece=pid, hex=preferred)
+            continue
         options = legal_placements(ctx, pid)
         if not options:
             raise refuse(
