@@ -57,7 +57,7 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if failure:
         print(f"fuzz {args.game}: FAILED after {len(runs)} game(s): {failure}")
         return 1
-    wins = ", ".join(f"{w} {n}" for w, n in sorted(winners.items()))
+    wins = ", ".join(f"{w or 'draw'} {n}" for w, n in sorted(winners.items(), key=lambda kv: str(kv[0])))
     print(
         f"fuzz {args.game}: {len(runs)} games, {actions} actions, all replayed exactly; wins: {wins}; "
         f"{elapsed:.1f} s (seed {args.seed})"

@@ -121,6 +121,7 @@ def test_umpire_fuzz_with_db_stores_verifiable_pfv_games(tmp_path, capsys):
 
     db = str(tmp_path / "fuzz.db")
     assert main(["fuzz", "pfv", "--db", db, "--games", "1", "--max-actions", "25"]) == 0
+    assert capsys.readouterr().out.startswith("fuzz pfv: 1 games played through the service")
     assert main(["list", "--db", db]) == 0
     game = capsys.readouterr().out.split()[0]
     assert main(["verify", game, "--db", db]) == 0

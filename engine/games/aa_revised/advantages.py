@@ -3,19 +3,18 @@ call. An advantage counts only for its own power; one that names a colour ("red
 territory") means a territory that power controlled at the start of the game and still
 controls.
 
-The hooks: :func:`setup` (Colonial Garrison), :func:`on_turn_start`,
-:func:`before_combat` (Nonaggression Treaty), :func:`battle_rules`,
-:func:`after_battle` (Salvage, Panzerblitz), :func:`on_capture` (French Resistance,
-Nonaggression Treaty), :func:`after_noncombat`, :func:`income_adjustment` (U-Boat
-Interdiction), :func:`winter` (Russian Winter, declared at the Soviet income phase), and
-the mobilization of Chinese Divisions (:func:`chinese_division_sites`).
+Here: setup (Colonial Garrison), the start of a turn (the end of a Russian Winter),
+before combat (Nonaggression Treaty), after a battle (Salvage, Panzerblitz), on capture
+(French Resistance), income (U-Boat Interdiction), Russian Winter's declaration,
+Chinese Divisions' sites, Lend-Lease, Mobile Industry, Mideast Oil and Enigma Decoded.
+Elsewhere: combat values (Russian Winter, Atlantic Wall, Wolf Packs, Fortress Europe,
+Dug-In Defenders, Banzai Attacks, Marines, Kamikaze Attacks, Kaiten Torpedoes) in
+:mod:`modifiers`; movement (Trans-Siberian Railway, Mechanized Infantry, Fast Carriers,
+Tokyo Express, Lightning Assaults, Kamikaze declarations) in :mod:`movement`; Island
+Bases in :mod:`air`; Radar and Superfortresses with antiaircraft fire in :mod:`air`;
+Luftwaffe Dive-Bombers with the raids in :mod:`bombing`.
 
-Advantages that change a unit's combat value inside a battle (Russian Winter, Atlantic
-Wall, Wolf Packs, Fortress Europe, Kamikaze Attacks, Kaiten Torpedoes, Dug-In Defenders,
-Banzai Attacks, Marines) need the battle rules to take per-unit values, which
-:mod:`battle` does not offer yet; until it does they are refused at setup (see
-``UNSUPPORTED``), as are the three that change the turn's structure (Joint Strike, Enigma
-Decoded, Lightning Assaults), Lend-Lease, Mobile Industry, Mideast Oil and Island Bases.
+Joint Strike is not carried out and is refused at setup (``UNSUPPORTED``).
 """
 
 from __future__ import annotations
@@ -79,7 +78,7 @@ def red(ctx: Ctx, power: str, territory: str) -> bool:
 
 def setup(ctx: Ctx) -> None:
     """Colonial Garrison: one more U.K. industrial complex in a tan territory worth 1 or
-    more (RULINGS R31: the territory is a setup option)."""
+    more (RULINGS R-31: the territory is a setup option)."""
     s = ctx.state
     if ctx.has("uk", "colonial_garrison"):
         t = ctx.opts.colonial_garrison_territory
@@ -134,7 +133,7 @@ def winter(ctx: Ctx) -> None:
 def before_combat(ctx: Ctx) -> None:
     """Nonaggression Treaty: the first time Japan attacks a red territory, the Soviet
     Union places four free infantry there before combat (the first such territory in
-    board order when several are attacked: RULINGS R37). A Soviet attack on Japan before
+    board order when several are attacked: RULINGS R-37). A Soviet attack on Japan before
     that ends the treaty (FAQ: National Advantages)."""
     s = ctx.state
     if not ctx.has("ussr", "nonaggression_treaty") or s.na.get("treaty_over"):

@@ -42,7 +42,7 @@ def problems(ctx: Ctx) -> list[str]:
             out.append(f"control of {t}, not a territory")
         for u in ctx.at(t):
             if SIDE[u.owner] != SIDE[p] and ctx.kind(u) == "land" and s.battle is None:
-                if not (s.phase in ("combat_move", "combat") and u.owner == s.power):
+                if not (s.phase in ("combat_move", "enigma", "combat") and u.owner == s.power):
                     out.append(f"{u.id}: an enemy land unit at rest in {t}")
     for p, n in s.ipcs.items():
         if n < 0:
@@ -62,7 +62,7 @@ def problems(ctx: Ctx) -> list[str]:
     for cid, n in decks.items():
         if n > 2:
             out.append(f"carrier {cid} carries {n} fighters (2 at most)")
-    if s.phase not in ("combat_move", "combat", "noncombat"):
+    if s.phase not in ("combat_move", "enigma", "combat", "noncombat"):
         for u in s.units.values():
             if ctx.kind(u) == "air" and u.at in g.sea and u.aboard is None and s.phase != "over":
                 out.append(f"{u.id}: a fighter at sea off any carrier outside the movement phases")

@@ -142,7 +142,7 @@ def start(ctx: Ctx, space: str) -> None:
 
 def _defender_techs(ctx: Ctx, defenders: list[Unit]) -> frozenset[str]:
     """The defending side's developments as one set: only Jet Fighters changes a defence
-    value, so it applies when every defending fighter's power has it (RULINGS R35)."""
+    value, so it applies when every defending fighter's power has it (RULINGS R-35)."""
     fighters = [u for u in defenders if u.type == "fighter"]
     if fighters and all("jet_fighters" in ctx.techs(u.owner) for u in fighters):
         return frozenset({"jet_fighters"})
@@ -151,7 +151,7 @@ def _defender_techs(ctx: Ctx, defenders: list[Unit]) -> frozenset[str]:
 
 def _lead_defender(ctx: Ctx, space: str, defenders: list[Unit]) -> str:
     """Who decides for a multinational defence: the territory's controller, or in a
-    sea zone the power with the most units there (RULINGS R34; Revised: Multinational
+    sea zone the power with the most units there (RULINGS R-34; Revised: Multinational
     Defense)."""
     if space in ctx.geo.land:
         return ctx.state.control[space]
@@ -181,9 +181,8 @@ def _start_land(ctx: Ctx, space: str) -> None:
     s.contested.append(space)
     planes = [u for u in attackers if ctx.kind(u) == "air" and not u.kamikaze]
     if planes and air.enemy_gun(ctx, space, power):
-        survivors = air.antiaircraft_fire(ctx, space, planes, "as they attack")
+        air.antiaircraft_fire(ctx, space, planes, "as they attack")
         attackers = [u for u in attackers if u.id in s.units]
-        del survivors
     for u in attackers:
         u.fought = True
     defenders = sorted(
@@ -771,7 +770,7 @@ def _reseat_defenders(ctx: Ctx, a: ActiveBattle) -> None:
 
 def escape_stranded(ctx: Ctx) -> None:
     """Fighters whose carrier sank fly one space to a friendly territory or carrier
-    not contested this turn, or are lost (FAQ: Combat; RULINGS R36: the engine picks
+    not contested this turn, or are lost (FAQ: Combat; RULINGS R-36: the engine picks
     the nearest safe deck, a carrier before a territory)."""
     s = ctx.state
     g = ctx.geo

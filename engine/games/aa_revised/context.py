@@ -189,10 +189,12 @@ class Ctx:
             )
 
     def place_at(self, u: Unit, space: str) -> None:
+        """Put a unit in ``space``; a ship's cargo goes with it."""
         u.at = space
         self.touch()
-        for c in self.cargo_of_id(u.id):
-            c.at = space
+        if units()[u.type].kind == "sea":
+            for c in self.cargo_of_id(u.id):
+                c.at = space
 
     def cargo_of_id(self, uid: str) -> list[Unit]:
         return [c for c in self.state.units.values() if c.aboard == uid]

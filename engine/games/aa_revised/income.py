@@ -81,7 +81,7 @@ def start_turn(ctx: Ctx) -> None:
 
 def check_victory(ctx: Ctx) -> bool:
     """At the end of a round, a side holding the agreed number of victory cities wins;
-    past the round limit (RULINGS R40) the side holding more wins on points."""
+    past the round limit (RULINGS R-40) the side holding more wins on points."""
     s = ctx.state
     from engine.games.aa_revised import pack
 

@@ -688,7 +688,9 @@ def _air_path(
         return 0
 
     def may_enter(n: str, b: str) -> bool:
-        return not (avoid_hostile and n != b and n in g.land and not ctx.friendly_territory(n, power))
+        return not (
+            avoid_hostile and n != b and n in g.land and not ctx.friendly_territory(n, power)
+        )
 
     def widen(layer, b):
         # moves that cost nothing (Island Bases) stay within the same layer
@@ -704,7 +706,8 @@ def _air_path(
     for i in range(len(legs) - 1):
         a, b = legs[i], legs[i + 1]
         after = sum(
-            air.distances(ctx, power, legs[j]).get(legs[j + 1], 99) for j in range(i + 1, len(legs) - 1)
+            air.distances(ctx, power, legs[j]).get(legs[j + 1], 99)
+            for j in range(i + 1, len(legs) - 1)
         )
         leg_budget = budget - spent - after
         # layered search: layer k holds, for each space reached for exactly k spaces of

@@ -29,17 +29,18 @@ class Options(BaseModel):
 
     #: How the War Is Won: minor (8 victory cities), major (10) or total (12).
     victory_level: Literal["minor", "major", "total"] = "minor"
-    #: RULINGS R40: the game ends after this many rounds if no side has won; the side
-    #: holding more victory cities then wins "on points" (equal: a draw). ``None``: no
-    #: limit, as in the rulebook. The default keeps a game to an evening's length and gives
-    #: random play (the fuzzer) an end.
+    #: RULINGS R-40: the game ends after this many rounds if no side has won; the side
+    #: holding more victory cities then wins "on points" (with the cities shared equally,
+    #: the side with the greater national production; with that equal too, a draw).
+    #: ``None``: no limit, as in the rulebook. The default gives every game, random play
+    #: (the fuzzer) included, an end.
     max_rounds: int | None = Field(default=8, ge=1)
     #: Appendix 3: national advantages chosen for each power (ids of ADVANTAGES).
     advantages: dict[str, list[str]] = {}
     #: Appendix 3: roll this many national advantages for each power at setup (repeats
     #: are rolled again, RULINGS Q-22); added to those chosen in ``advantages``.
     random_advantages: int = Field(default=0, ge=0, le=6)
-    #: Colonial Garrison: the tan territory of the extra industrial complex (RULINGS R31).
+    #: Colonial Garrison: the tan territory of the extra industrial complex (RULINGS R-31).
     colonial_garrison_territory: str = "india"
     #: Individual Winner (optional): name the power of the winning side that grew most.
     individual_winner: bool = False

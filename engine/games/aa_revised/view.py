@@ -24,7 +24,13 @@ view. Its shape::
                          "attackers": [{"id", "type", "owner", "hits"}], "defenders": [...]},
       "recent": [{"kind": "move"|"attack"|"air"|"retreat"|"battle"|"capture"|"place"|...,
                   "power", "path": [space ids], "text"}],
+      "map": {...},   # the same board in the shape of renderer.areaview.AreaMapView
     }
+
+``map`` holds exactly the fields of the area-map renderer's ``AreaMapView`` (game, viewer,
+title, round, power, phase, income, bank, territories {id: {owner, units,
+industrial_complex}}, sea_zones {id: {units}}, battles [{territory, text}], notes), so
+``AreaMapView.model_validate(view["map"])`` draws it.
 
 Unit types are the data pack's ids (``infantry``, ``tank``, ``aa_gun``, ``fighter``...).
 """
@@ -105,6 +111,7 @@ def build_view(rules: AxisAndAlliesRevised, state: State, role: str | None) -> d
             "defenders": [{"id": u.uid, "type": u.type, "owner": u.owner, "hits": u.hits} for u in a.b.defenders],
         }  # fmt: skip
     vc = victory_cities(ctx)
+    area = _area_map(state, role, spaces, powers, p.text, vc, need)
     return {
         "game": "aa-revised",
         "viewer": role,
@@ -124,4 +131,46 @@ def build_view(rules: AxisAndAlliesRevised, state: State, role: str | None) -> d
         "raids": list(state.raids),
         "battle": battle,
         "recent": [dict(r) for r in state.recent],
+        "map": area,
+    }
+
+
+def _area_map(state, role, spaces, powers, prompt, vc, need) -> dict[str, Any]:
+    """The board in the area-map renderer's shape (``renderer.areaview.AreaMapView``)."""
+    g = geography()
+    territories = {}
+    sea_zones = {}
+    for sid, sp in spaces.items():
+        units = {p: dict(c) for p, c in sp["units"].items()}
+        if sp["kind"] == "land":
+            territories[sid] = {
+                "owner": sp["owner"],
+                "units": units,
+                "industrial_complex": sp["industrial_complex"],
+            }
+        else:
+            sea_zones[sid] = {"units": units}
+    battles = [
+        {"territory": r["path"][0], "text": f"{g.name(r['path'][0])}: {r['text']}"}
+        for r in state.recent
+        if r["kind"] in ("battle", "capture") and r["path"]
+    ]
+    notes = [f"Victory cities: Allies {vc['allies']}, Axis {vc['axis']} ({need} to win)."]
+    if state.result_text:
+        notes.append(state.result_text)
+    else:
+        notes.append(prompt)
+    return {
+        "game": "aa-revised",
+        "viewer": role,
+        "title": "",
+        "round": state.round,
+        "power": None if state.over else state.power,
+        "phase": PHASE_NAME.get(state.phase, state.phase),
+        "income": {pw: v["income"] for pw, v in powers.items()},
+        "bank": {pw: v["ipcs"] for pw, v in powers.items()},
+        "territories": territories,
+        "sea_zones": sea_zones,
+        "battles": battles,
+        "notes": notes,
     }
