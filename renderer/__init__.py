@@ -18,9 +18,9 @@ from renderer.hexmap import (
     Rendering,
     encode_png,
     render,
-    render_png,
 )
 from renderer.style import Style, StyleError, coverage_problems, load_style
+from renderer.views import render_png
 
 __all__ = [
     "Board",

@@ -21,8 +21,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-from engine.core.view import HexMapView
-
 
 class RenderError(Exception):
     """Something the user asked for that cannot be drawn; the message says what and why."""
@@ -69,17 +67,15 @@ def cmd_render(args: argparse.Namespace) -> int:
 
 def _draw(view: Any, width: int) -> bytes:
     from engine.core.errors import DataPackError
-    from renderer.hexmap import render_png
     from renderer.style import StyleError
+    from renderer.views import UnknownView, render_png
 
-    if not isinstance(view, HexMapView):
-        raise RenderError(
-            "This game has no hex map to draw; only hex-and-counter maps are drawn so far."
-        )
     if not 400 <= width <= 6000:
         raise RenderError(f"A width of {width} pixels cannot be drawn; give one from 400 to 6000.")
     try:
         return render_png(view, width)
+    except UnknownView:
+        raise RenderError("This game has no map the renderer can draw yet.") from None
     except (StyleError, DataPackError) as exc:
         raise RenderError(str(exc).splitlines()[0]) from None
 

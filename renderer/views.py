@@ -1,0 +1,38 @@
+"""One entry point for every game's view: hex maps for hex games, the area map for A&A.
+
+A ruleset's ``view`` is either a :class:`~engine.core.view.HexMapView` or a JSON-able dict
+carrying a ``map`` in the shape of :class:`~renderer.areaview.AreaMapView`; this module
+picks the drawing for it, so front ends never need to know which game they show.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.view import HexMapView
+
+
+class UnknownView(ValueError):
+    """A view no renderer knows how to draw."""
+
+
+def default_width(view: Any) -> int:
+    return 1600 if isinstance(view, HexMapView) else 2000
+
+
+def render_png(view: Any, width: int | None = None) -> bytes:
+    """PNG bytes of any game's view, about ``width`` pixels wide (a sensible default per kind)."""
+    if isinstance(view, HexMapView):
+        from renderer.hexmap import render_png as hex_png
+
+        return hex_png(view, width or 1600)
+    from renderer.areaview import AreaMapView
+
+    area = view
+    if isinstance(view, dict) and "map" in view:
+        area = AreaMapView.model_validate(view["map"])
+    if isinstance(area, AreaMapView):
+        from renderer.areamap import render_area_png
+
+        return render_area_png(area, width or 2000)
+    raise UnknownView(f"no renderer draws a view of type {type(view).__name__}")
