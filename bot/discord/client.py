@@ -16,6 +16,7 @@ from discord.ext import commands
 
 from bot.discord.cogs.games import GameCog
 from bot.discord.cogs.moderation import ModerationCog
+from bot.discord.cogs.odds import OddsCog
 from bot.discord.cogs.orders import OrderCog
 from bot.discord.config import Settings
 from bot.discord.images import Renderer
@@ -95,6 +96,7 @@ class UmpireBot(commands.Bot):
         await self.add_cog(GameCog(self.table))
         await self.add_cog(OrderCog(self.table))
         await self.add_cog(ModerationCog(self.table))
+        await self.add_cog(OddsCog())
         if self.run_scheduler:
             self.scheduler.start()
 
