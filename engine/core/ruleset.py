@@ -52,6 +52,38 @@ class Progress(BaseModel):
     phase: str
 
 
+def check_turn(
+    prompt: Prompt,
+    role: str,
+    verb: str,
+    *,
+    sequence_rule: str,
+    end_rule: str,
+    step: str,
+    role_name=lambda r: r,
+) -> None:
+    """Refuse an order given out of turn: after the end, by a role whose decision it is not,
+    or with a verb the current step does not take. ``sequence_rule`` names the rulebook's
+    sequence of play, ``end_rule`` its rule on winning; ``step`` is the step's name for
+    players."""
+    from engine.core.errors import IllegalOrder
+
+    if prompt.role is None:
+        raise IllegalOrder(end_rule, "The game is over; no more orders are taken.")
+    if role != prompt.role:
+        raise IllegalOrder(
+            sequence_rule,
+            f"It is the {role_name(prompt.role)} player's decision now, not the {role_name(role)} player's.",
+            f"Waiting for: {prompt.text}",
+        )
+    if verb not in prompt.verbs:
+        raise IllegalOrder(
+            sequence_rule,
+            f"'{verb}' is not an order in this step ({step}).",
+            f"Accepted now: {', '.join(prompt.verbs)}. {prompt.text}",
+        )
+
+
 class Dice(Protocol):
     def roll(self, sides: int, purpose: str = "") -> int: ...
 

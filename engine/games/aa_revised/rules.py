@@ -19,7 +19,7 @@ from typing import Any
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event
 from engine.core.orders import Order
-from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario
+from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
 from engine.games.aa_revised import (
     advantages,
     bombing,
@@ -251,21 +251,14 @@ class AxisAndAlliesRevised:
         if isinstance(order, Standing):
             return self._standing(state, role, order)
         p = self.prompt(state)
-        if p.role is None:
-            raise IllegalOrder(R_SEQ, "The game is over; no more orders are taken.")
-        if role != p.role:
-            raise IllegalOrder(
-                R_SEQ,
-                f"It is the {p.role} player's decision now, not the {role} player's.",
-                f"Waiting for: {p.text}",
-            )
-        if order.verb not in p.verbs:
-            phase = PHASE_NAME.get(state.phase, state.phase)
-            raise IllegalOrder(
-                R_SEQ,
-                f"'{order.verb}' is not an order in this step ({phase}).",
-                f"Accepted now: {', '.join(p.verbs)}. {p.text}",
-            )
+        check_turn(
+            p,
+            role,
+            order.verb,
+            sequence_rule=R_SEQ,
+            end_rule=R_SEQ,
+            step=PHASE_NAME.get(state.phase, state.phase),
+        )
         ctx = self.ctx(state.clone(), dice)
         _dispatch(ctx, p.kind, order)
         settle(ctx)

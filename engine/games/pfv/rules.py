@@ -15,7 +15,7 @@ from typing import Any
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event
 from engine.core.orders import Order
-from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario
+from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
 from engine.games.pfv import combat, endturn, movement, rebase, replacement, retreat, setup, supply
 from engine.games.pfv.board import Board
 from engine.games.pfv.context import SIDE_NAME, Ctx, listing, refuse
@@ -226,21 +226,15 @@ class PattonsFirstVictory:
 
     def apply(self, state: State, role: str, order: Order, dice: Dice) -> tuple[State, list[Event]]:
         p = self.prompt(state)
-        if p.role is None:
-            raise IllegalOrder("PFV 4", "The game is over; no more orders are taken.")
-        if role != p.role:
-            raise IllegalOrder(
-                "PFV 7",
-                f"It is the {SIDE_NAME.get(p.role, p.role)} player's decision now, not the "
-                f"{SIDE_NAME.get(role, role)} player's.",
-                f"Waiting for: {p.text}",
-            )
-        if order.verb not in p.verbs:
-            raise IllegalOrder(
-                "PFV 7",
-                f"'{order.verb}' is not an order in this step ({PHASE_NAMES[state.phase]}).",
-                f"Accepted now: {', '.join(p.verbs)}. {p.text}",
-            )
+        check_turn(
+            p,
+            role,
+            order.verb,
+            sequence_rule="PFV 7",
+            end_rule="PFV 4",
+            step=PHASE_NAMES[state.phase],
+            role_name=lambda r: SIDE_NAME.get(r, r),
+        )
         ctx = Ctx(self.board, self.options(state), state.clone(), dice)
         _dispatch(ctx, p.kind, order)
         settle(ctx)
