@@ -57,6 +57,11 @@ def main(argv: list[str] | None = None) -> int:
 
             if token_configured():
                 default = "bot"
+            else:
+                print(
+                    "No DISCORD_TOKEN is configured, so this is a console game of Patton's First "
+                    "Victory. To run the Discord bot, see 'Running the Discord bot' in the README."
+                )
         if default is None:
             parser.print_help()
             return 0
