@@ -141,6 +141,41 @@ def test_heavy_bombers_roll_two_dice_and_jet_fighters_defend_at_five():
     assert "needs 5 or less: hit" in b.events[-1].text
 
 
+def test_each_power_fights_with_its_own_developments():
+    """Revised: Phase 1, Develop Weapons: powers cannot share their technology. A U.K.
+    jet fighter defends at 5 beside a U.S. fighter at 4; a U.S. heavy bomber rolls two
+    dice beside a U.K. bomber's one."""
+    b = new_battle(
+        [Unit("us-bmb", "bomber", "usa"), Unit("uk-bmb", "bomber", "uk")],
+        [Unit("uk-ftr", "fighter", "uk"), Unit("us-ftr", "fighter", "usa")]
+        + [Unit(f"i{n}", "infantry", "usa") for n in range(3)],
+        owner_techs={"uk": {"jet_fighters"}, "usa": {"heavy_bombers"}},
+    )
+    dice = ScriptedDice([6, 6, 6])
+    b = roll(b, dice)
+    assert len(dice.rolls) == 3  # two dice for the U.S. bomber, one for the U.K. one
+    dice = ScriptedDice([5, 5, 6, 6, 6])
+    b = roll(b, dice)
+    assert needs(b).count == 1  # the U.K. jet's 5 hits, the U.S. fighter's 5 misses
+    texts = [e.text for e in b.events[-5:-3]]
+    assert texts == [
+        "fighter uk-ftr rolls 5, needs 5 or less: hit.",
+        "fighter us-ftr rolls 5, needs 4 or less: miss.",
+    ]
+
+
+def test_of_two_units_of_a_type_the_standing_order_loses_the_weaker_one_first():
+    """The default casualty order gives up the U.S. fighter (defending at 4) before the
+    U.K. jet fighter (5): the same type, the lower value first."""
+    b = new_battle(
+        [Unit("a", "tank")],
+        [Unit("uk-ftr", "fighter", "uk"), Unit("us-ftr", "fighter", "usa")],
+        owner_techs={"uk": {"jet_fighters"}},
+    )
+    b = roll(b, ScriptedDice([1]))
+    assert suggest_casualties(b) == ["us-ftr"]
+
+
 # ------------------------------------------------------------------ antiaircraft guns
 
 
@@ -285,6 +320,26 @@ def test_a_destroyer_lets_submarine_casualties_fire_back_and_stops_submerging():
     with pytest.raises(IllegalOrder) as err:
         press(b, submerge=["u-boat"])
     assert "(Revised: Appendix 1, Destroyers)" in str(err.value)
+
+
+def test_a_destroyer_kept_victim_is_still_removed_when_the_other_side_is_gone_at_step_3():
+    """Revised: Destroyers and Submarine Casualties; Step 7: the U.K. destroyer hit by
+    the German submarine stays on the board (the U.K. has a destroyer), but the German
+    submarine is sunk at step 3 by the U.K. submarine. Steps 4 to 6 still take place:
+    the destroyer has nothing to fire at and is removed at step 6."""
+    b = new_battle(
+        [Unit("dd", "destroyer", "uk"), Unit("sub", "submarine", "uk")],
+        [Unit("u-boat", "submarine", "germany")],
+        sea=True,
+    )
+    dice = ScriptedDice([1, 1])
+    b = roll(b, dice)
+    b = choose_casualties(b, DEFENDER, ["u-boat"])
+    b = choose_casualties(b, ATTACKER, ["dd"])
+    assert b.outcome == ATTACKER_WON
+    assert ids(b.attackers) == ["sub"]
+    assert ids(b.attackers_lost) == ["dd"] and ids(b.defenders_lost) == ["u-boat"]
+    assert not b.marked and len(dice.rolls) == 2
 
 
 def test_a_sub_may_submerge_once_the_destroyer_it_hit_is_gone():

@@ -32,8 +32,13 @@ class SeededDice:
         return int(self._random.random() * sides) + 1
 
 
-def units(prefix: str, counts: dict[str, int]) -> list[Unit]:
-    return [Unit(f"{prefix}{t}{i}", t) for t, n in counts.items() for i in range(n)]
+def units(prefix: str, counts: dict) -> list[Unit]:
+    """Battle units for ``counts``, keyed by unit type or by (unit type, owner)."""
+    out = []
+    for key, n in counts.items():
+        t, owner = (key, "") if isinstance(key, str) else key
+        out += [Unit(f"{prefix}{t}{owner}{i}", t, owner) for i in range(n)]
+    return out
 
 
 CASES = {
@@ -80,6 +85,12 @@ CASES = {
         {"fighter": 2, "destroyer": 1},
         {"submarine": 3},
         {"sea": True, "rules": Rules(air_needs_destroyer=True)},
+        4_000,
+    ),
+    "a multinational defence where one power has jet fighters": (
+        {"infantry": 2, "tank": 2, "fighter": 1},
+        {("fighter", "uk"): 1, ("fighter", "usa"): 1, ("infantry", "usa"): 2},
+        {"owner_techs": {"uk": {"jet_fighters"}}},
         4_000,
     ),
     "attacker keeps its last land unit": (

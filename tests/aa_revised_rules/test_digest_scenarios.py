@@ -221,7 +221,9 @@ def test_t07_transport_capacity_one_territory_and_no_move_after_offloading():
     err = refused(s, "move 1 arm western_europe germany")
     assert "movement is over" in str(err)
     s, log = play(s, "done")
-    assert s.control["western_europe"] == "uk" or s.control["western_europe"] == "germany"
+    # the landing may still be called off, so its battle waits for the order (L578)
+    assert prompt(s) == ("uk", "combat") and "calloff western_europe" in legal(s)
+    s, log = play(s, "attack western_europe")
     # Western Europe was empty: the tank takes it, and in the noncombat move the
     # infantry joins it from the same transport (FAQ L1269).
     assert s.control["western_europe"] == "uk"
@@ -254,7 +256,10 @@ def test_t08_amphibious_assault_sea_battle_first_then_landing_and_no_land_retrea
     # sea battle: the battleship rolls 1 (a hit at 4, in step 4); with the only target hit
     # nobody else rolls; the U.S. carrier fires back 6. Land battle: fighter, infantry,
     # infantry 6 6 6; the defending infantry 6.
-    s, log = play(s, "done", dice=[1, 6, 6, 6, 6, 6])
+    # the landing may still be called off (L578), so each battle waits for its order
+    s, log = play(s, "done", "attack sz52", dice=[1, 6])
+    s, more = play(s, "attack hawaiian_islands", dice=[6, 6, 6, 6])
+    log += more
     assert any(bb in line and "needs 4 or less: hit" in line for line in log)
     assert not any("bombard" in line.lower() for line in log)
     assert not any(
@@ -279,7 +284,7 @@ def test_t09_bombardment_hits_only_land_units_in_the_first_cycle():
     cargo(s, trn, "japan", infantry=2)
     put(s, "usa", "hawaiian_islands", infantry=1, artillery=1, fighter=1)
     s, log = play(s, "move 2 inf sz52 hawaiian_islands", "bombard 1 bb sz52 hawaiian_islands",
-                  "done", dice=[3])  # fmt: skip
+                  "done", "attack hawaiian_islands", dice=[3])  # fmt: skip
     assert prompt(s) == ("usa", "casualties")
     err = refused(s, "casualties 1 ftr")
     assert "hits only land units" in str(err)
@@ -504,3 +509,39 @@ def test_t15_strategic_bombing_damage_is_capped_per_bomber_and_by_the_treasury()
     assert prompt(s) == ("usa", "noncombat")
     s, _ = play(s, "move 1 bmb southern_europe united_kingdom")
     assert s.units[b2].at == "united_kingdom"
+
+
+def test_t14_existing_fighters_go_aboard_a_carrier_built_this_turn():
+    """FAQ L1410-1416: fighters already in the territory of the industrial complex that
+    built a carrier (an ally's too) may go aboard it at once; not from elsewhere, and two
+    to a carrier (RULINGS R-51)."""
+    s = scene("uk", phase="mobilize")
+    uk_f = put(s, "uk", "united_kingdom", fighter=1)[0]
+    us_f = put(s, "usa", "united_kingdom", fighter=2)
+    put(s, "uk", "eastern_canada", fighter=1)
+    s.pending = {"carrier": 1}
+    s, _ = play(s, "place 1 cv sz7")
+    assert prompt(s) == ("uk", "mobilize")  # the fighters may still board: no end yet
+    assert "move 1 ftr united_kingdom sz7" in legal(s)
+    err = refused(s, "move 1 ftr eastern_canada sz7")
+    assert "territory of the complex that built the carrier" in str(err)
+    err = refused(s, "move 1 ftr united_kingdom sz6")
+    assert "No carrier built this turn in Sea Zone 6" in str(err)
+    s, log = play(s, f"move {us_f[0]} united_kingdom sz7", "move 1 ftr united_kingdom sz7")
+    assert "1 fighter (United States) in United Kingdom goes aboard" in log[0]
+    carrier = next(u for u in s.units.values() if u.type == "carrier")
+    aboard = {u.id for u in s.units.values() if u.aboard == carrier.id}
+    assert aboard == {us_f[0], uk_f}  # the U.K.'s own fighter is taken first by type
+    assert s.units[us_f[1]].at == "united_kingdom"
+    assert s.power == "japan"  # the carrier is full: nothing is left to decide
+
+
+def test_t14_a_fighter_on_an_old_carrier_moves_to_the_new_one_in_its_sea_zone():
+    """FAQ L1412: a fighter "in the sea zone where the aircraft carrier is built"."""
+    s = scene("uk", phase="mobilize")
+    old, f = put(s, "uk", "sz7", carrier=1, fighter=1)
+    assert s.units[f].aboard == old
+    s.pending = {"carrier": 1}
+    s, _ = play(s, "place 1 cv sz7", "move 1 ftr sz7 sz7")
+    new = next(u.id for u in s.units.values() if u.type == "carrier" and u.id != old)
+    assert s.units[f].aboard == new

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.core.dice import NoDice, ScriptedDice
@@ -18,12 +20,15 @@ def na(power: str, *names: str) -> dict:
     return {"advantages": {power: list(names)}}
 
 
-def test_advantages_not_carried_out_are_refused_at_setup_with_the_reason():
+def test_an_advantage_of_another_power_is_refused_at_setup_with_the_reason():
+    """Appendix 3: each power chooses among its own six (Joint Strike, once refused here
+    as not carried out, is now played: see the Joint Strike tests)."""
     with pytest.raises(ValueError) as info:
-        RULES.setup("five-players", na("uk", "joint_strike"), NoDice())
-    assert "joint_strike is not available yet" in str(info.value)
-    with pytest.raises(ValueError):
         RULES.setup("five-players", na("japan", "radar"), NoDice())
+    assert "'radar' is not a national advantage of Japan" in str(info.value)
+    assert RULES.setup("five-players", na("uk", "joint_strike"), NoDice()).advantages == {
+        "uk": ["joint_strike"]
+    }
 
 
 def test_advantages_may_be_rolled_at_setup_and_repeats_are_rolled_again():
@@ -89,7 +94,7 @@ def test_dug_in_defenders_japanese_infantry_on_islands_defend_at_three():
     for uid in put(s, "usa", "sz37", infantry=1):
         s.units[uid].aboard = trn
     put(s, "japan", "east_indies", infantry=1)
-    s, log = play(s, "move 1 inf sz37 east_indies", "done", dice=[6, 3])
+    s, log = play(s, "move 1 inf sz37 east_indies", "done", "attack east_indies", dice=[6, 3])
     assert any("needs 3 or less: hit" in line for line in log)
 
 
@@ -116,7 +121,7 @@ def test_marines_us_infantry_attack_at_two_in_the_first_cycle_of_an_assault():
     for uid in put(s, "usa", "sz37", infantry=1):
         s.units[uid].aboard = trn
     put(s, "japan", "east_indies", infantry=1)
-    s, log = play(s, "move 1 inf sz37 east_indies", "done", dice=[2, 6])
+    s, log = play(s, "move 1 inf sz37 east_indies", "done", "attack east_indies", dice=[2, 6])
     assert any("needs 2 or less: hit" in line for line in log)
 
 
@@ -128,7 +133,8 @@ def test_atlantic_wall_german_infantry_defend_at_three_against_the_first_assault
     put(s, "germany", "western_europe", infantry=1)
     # cycle 1: the attackers miss, the German infantry hits on its 3; cycle 2: the
     # remaining attacker hits and the infantry, back to 2, misses
-    s, log = play(s, "move 2 inf sz7 western_europe", "done", dice=[6, 6, 3, 1, 3])
+    s, log = play(s, "move 2 inf sz7 western_europe", "done", "attack western_europe",
+                  dice=[6, 6, 3, 1, 3])  # fmt: skip
     assert "needs 3 or less: hit" in [line for line in log if "rolls 3" in line][0]
     assert "needs 2 or less: miss" in [line for line in log if "rolls 3" in line][1]
     assert s.control["western_europe"] == "uk"
@@ -168,7 +174,7 @@ def test_french_resistance_three_uk_infantry_when_western_europe_turns_allied():
     trn = put(s, "usa", "sz7", transport=1)[0]
     for uid in put(s, "usa", "sz7", infantry=1):
         s.units[uid].aboard = trn
-    s, log = play(s, "move 1 inf sz7 western_europe", "done")
+    s, log = play(s, "move 1 inf sz7 western_europe", "done", "attack western_europe")
     assert board(s, "western_europe") == {"usa": {"infantry": 1}, "uk": {"infantry": 3}}
     assert s.na["french_resistance_used"]
 
@@ -362,6 +368,43 @@ def test_kaiten_torpedoes_defend_at_three_and_are_lost():
     assert sub not in s.units and dd not in s.units
 
 
+def test_kaiten_japan_is_asked_again_at_the_start_of_every_cycle():
+    """Appendix 3, Kaiten Torpedoes: a kaiten is lost "in this cycle of combat", any
+    cycle: Japan declines in the first cycle and strikes in the second."""
+    s = scene("usa", **na("japan", "kaiten_torpedoes"))
+    sub = put(s, "japan", "sz61", submarine=1)[0]
+    put(s, "japan", "sz61", transport=1)
+    dd = put(s, "usa", "sz60", destroyer=1)[0]
+    s, _ = play(s, "move 1 dd sz60 sz61", "done")
+    assert prompt(s) == ("japan", "kaiten")
+    # cycle 1: the submarine (2), the destroyer and the transport all miss
+    s, log = play(s, "kaiten none", dice=[6, 6, 6])
+    assert any("submarine" in line and "needs 2 or less: miss" in line for line in log)
+    assert prompt(s) == ("usa", "press")
+    s, _ = play(s, "press")
+    assert prompt(s) == ("japan", "kaiten") and "cycle 2" in RULES.prompt(s).text
+    # cycle 2: the kaiten hits on 3 and is lost; the destroyer fires back (6) and goes
+    # at step 6; the transport has nothing left to hit and does not roll
+    s, log = play(s, "kaiten 1 sub", dice=[3, 6])
+    assert any("needs 3 or less: hit" in line for line in log)
+    assert sub not in s.units and dd not in s.units
+    assert board(s, "sz61") == {"japan": {"transport": 1}}
+
+
+def test_a_kaiten_and_its_destroyer_victim_both_go_and_nobody_wins():
+    """The kaiten is lost at step 3 and was Japan's only ship; its victim, kept on the
+    board by the U.S. destroyer's presence, has nothing to fire at and goes at step 6
+    (Revised: Destroyers and Submarine Casualties; Step 7 d)."""
+    s = scene("usa", **na("japan", "kaiten_torpedoes"))
+    sub = put(s, "japan", "sz61", submarine=1)[0]
+    dd = put(s, "usa", "sz60", destroyer=1)[0]
+    s, _ = play(s, "move 1 dd sz60 sz61", "done")
+    s, log = play(s, "kaiten 1 sub", dice=[1])
+    assert sub not in s.units and dd not in s.units
+    assert any("removed at step 6" in line for line in log)
+    assert any("mutual destruction" in line for line in log)
+
+
 def test_a_destroyer_hit_by_a_submarine_is_lost_even_when_the_battle_ends_at_step_3():
     """Revised: Destroyers and Submarine Casualties: the victim fires back and goes at
     step 6; here the enemy submarine is already gone at step 3 (RULINGS R-44)."""
@@ -416,3 +459,111 @@ def test_enigma_decoded_a_withdrawal_leaves_one_unit_behind():
     assert "must stay" in str(err)
     s, _ = play(s, "done", dice=[6, 6])
     assert s.phase == "combat" or s.phase == "noncombat"
+
+
+# -- Joint Strike (Appendix 3; FAQ L1482-1484; RULINGS R-50) -----------------------------
+
+
+def _joint_strike(scenario: str = "five-players"):
+    """The U.K. declares its Joint Strike; play passes to the U.S. combat move. In Anglo-
+    Egypt: a U.K. infantry (u1) and fighter (u2), a U.S. tank (u3); in Trans-Jordan a U.K.
+    infantry (u4); two German infantry hold Libya."""
+    s = scene("uk", scenario=scenario, **na("uk", "joint_strike"))
+    put(s, "uk", "anglo_egypt", infantry=1, fighter=1)
+    put(s, "usa", "anglo_egypt", tank=1)
+    put(s, "uk", "trans_jordan", infantry=1)
+    put(s, "germany", "libya", infantry=2)
+    assert "joint" in legal(s)
+    s, log = play(s, "joint")
+    assert any("Joint Strike: the United Kingdom skips its combat move" in x for x in log)
+    assert prompt(s)[1] == "noncombat"  # the U.K. still makes its noncombat move
+    while s.power != "usa" or s.phase != "combat_move":
+        s, _ = play(s, "done")
+    return s
+
+
+def test_joint_strike_the_us_attacks_with_uk_units_and_the_uk_agrees_to_the_casualties():
+    """Appendix 3, Joint Strike: the U.S. player moves U.K. units in his combat move and
+    fights with them as if they were American; the two players agree on the attacking
+    casualties. The U.S. takes what it captures (RULINGS R-50)."""
+    s = _joint_strike()
+    assert "with U.K. units too" in RULES.prompt(s).text
+    assert "move 1 inf anglo_egypt libya" in legal(s)
+    s, _ = play(s, "move 1 inf 1 arm anglo_egypt libya", "move u2 anglo_egypt libya")
+    assert {s.units[u].at for u in ("u1", "u2", "u3")} == {"libya"}
+    # cycle 1: U.K. infantry 1 (hit), fighter 6, U.S. tank 6; Germany 1 (hit) and 6
+    s, log = play(s, "done", dice=[1, 6, 6, 1, 6])
+    assert prompt(s) == ("usa", "casualties")
+    assert "United Kingdom: u1 u2" in RULES.prompt(s).text
+    s, log = play(s, "casualties 1 inf")
+    assert prompt(s) == ("uk", "agree") and "u1" in RULES.prompt(s).text
+    assert "u1" in s.units  # nothing is taken before the U.K. agrees
+    assert RULES.load_state(json.loads(json.dumps(RULES.dump_state(s)))) == s
+    s, log = play(s, "agree")
+    assert "u1" not in s.units
+    # cycle 2: the fighter hits; the last German infantry misses
+    s, log = play(s, "press", dice=[1, 6])
+    assert s.control["libya"] == "usa"
+    assert prompt(s) == ("usa", "noncombat")
+    # only the U.K. aircraft that attacked may still move, to land
+    err = refused(s, "move 1 inf trans_jordan anglo_egypt")
+    assert "Joint Strike" in str(err)
+    s, _ = play(s, "move u2 libya anglo_egypt", "done")
+    assert s.units["u2"].at == "anglo_egypt"
+
+
+def test_joint_strike_if_the_uk_disagrees_the_defender_chooses_the_attacking_casualties():
+    """Appendix 3, Joint Strike: "or the opposing player gets to choose them"."""
+    s = _joint_strike()
+    s, _ = play(s, "move 1 inf 1 arm anglo_egypt libya", "done", dice=[6, 6, 1, 6])
+    s, _ = play(s, "casualties 1 inf")
+    s, log = play(s, "disagree")
+    assert prompt(s) == ("germany", "casualties")
+    assert "among the attackers" in RULES.prompt(s).text
+    s, log = play(s, "casualties u3")
+    assert "u3" not in s.units and "u1" in s.units
+    assert prompt(s) == ("usa", "press")
+
+
+def test_joint_strike_one_player_holding_both_powers_chooses_alone():
+    """With the U.S. and the U.K. in one player's hands there is nobody to agree with;
+    the U.K.'s standing order to agree does the same when they are two (RULINGS R-50)."""
+    s = _joint_strike("two-players")
+    s, _ = play(s, "move 1 inf 1 arm anglo_egypt libya", "done", dice=[6, 6, 1, 6])
+    s, _ = play(s, "casualties u3")
+    assert "u3" not in s.units and prompt(s) == ("allies", "press")
+    s = _joint_strike()
+    s, _ = play(s, "standing joint agree", role="uk")
+    s, _ = play(s, "move 1 inf 1 arm anglo_egypt libya", "done", dice=[6, 6, 1, 6])
+    s, _ = play(s, "casualties 1 arm")
+    assert "u3" not in s.units and prompt(s) == ("usa", "press")
+
+
+def test_joint_strike_is_declared_once_a_game_before_any_uk_combat_move():
+    s = scene("uk", **na("uk", "joint_strike"))
+    put(s, "uk", "anglo_egypt", infantry=2)
+    put(s, "germany", "libya", infantry=1)
+    s2, _ = play(s, "move 1 inf anglo_egypt libya")
+    err = refused(s2, "joint")
+    assert "already made combat moves" in str(err)
+    s.na["joint_strike_used"] = True
+    err = refused(s, "joint")
+    assert "once a game" in str(err)
+    assert "joint" not in legal(s)
+    plain = scene("uk")
+    err = refused(plain, "joint")
+    assert "holding Joint Strike" in str(err)
+
+
+def test_joint_strike_ends_with_the_us_turn():
+    """The U.K. units are the U.S. player's for that U.S. turn only."""
+    s = _joint_strike()
+    while s.power == "usa":
+        s, _ = play(s, "done")
+    assert s.power == "ussr"
+    from engine.games.aa_revised.context import Ctx
+
+    assert Ctx(geography(), Options(), s, None).commanded() == ("ussr",)
+    while s.power != "usa" or s.phase != "combat_move":
+        s, _ = play(s, "done")
+    refused(s, "move 1 inf anglo_egypt libya")

@@ -84,6 +84,84 @@ def test_an_undefended_territory_is_taken_without_dice():
     for uid in put(s, "japan", "sz60", infantry=1):
         s.units[uid].aboard = trn
     s.control["buryatia_ssr"] = s.start_control["buryatia_ssr"] = "ussr"
-    s, log = play(s, "move 1 inf sz60 buryatia_ssr", "done")
+    s, log = play(s, "move 1 inf sz60 buryatia_ssr", "done", "attack buryatia_ssr")
     assert s.control["buryatia_ssr"] == "japan"
     assert not any("rolls" in line for line in log)
+
+
+# -- calling off a landing (Revised: Special Combats, Amphibious Assaults, L578) -----------
+
+
+def _loaded(s, power, zone, **cargo):
+    trn = put(s, power, zone, transport=1)[0]
+    ids = put(s, power, zone, **cargo)
+    for uid in ids:
+        s.units[uid].aboard = trn
+    return trn, ids
+
+
+def test_a_landing_already_ashore_is_called_off_and_the_cargo_goes_back_aboard():
+    """L578: in the conduct combat phase the attacker may call off the landing. The
+    infantry return to their transport, the battleship does not bombard, no battle is
+    fought, and the transport's move is over (RULINGS Q-20)."""
+    s = scene("japan")
+    trn, inf = _loaded(s, "japan", "sz52", infantry=2)
+    bb = put(s, "japan", "sz52", battleship=1)[0]
+    put(s, "usa", "hawaiian_islands", infantry=1)
+    s, _ = play(s, "move 2 inf sz52 hawaiian_islands", "bombard 1 bb sz52 hawaiian_islands",
+                "done")  # fmt: skip
+    assert prompt(s) == ("japan", "combat")
+    assert {"attack hawaiian_islands", "calloff hawaiian_islands"} <= legal(s)
+    s, log = play(s, "calloff hawaiian_islands")
+    assert any("calls off the landing in Hawaiian Islands" in line for line in log)
+    assert all(s.units[u].aboard == trn and s.units[u].at == "sz52" for u in inf)
+    assert s.units[trn].offloaded is None and s.units[bb].bombard is None
+    assert board(s, "hawaiian_islands") == {"usa": {"infantry": 1}}
+    assert prompt(s) == ("japan", "noncombat")
+    refused(s, "move 1 trn sz52 sz51")
+    refused(s, "move 1 inf sz52 hawaiian_islands")
+
+
+def test_a_landing_waiting_on_a_sea_battle_is_called_off_before_the_battle():
+    """L578: the landing declared from a sea zone with an enemy submarine is called off;
+    the transport still fights the sea battle, and its cargo stays aboard after it."""
+    s = scene("uk")
+    trn, (inf,) = _loaded(s, "uk", "sz7", infantry=1)
+    put(s, "uk", "sz7", destroyer=1)
+    put(s, "germany", "sz6", submarine=1)
+    s, log = play(s, "move 1 trn 1 dd sz7 sz6", "move 1 inf sz6 western_europe", "done")
+    assert "calloff western_europe" in legal(s)
+    # the submarine misses (6); the destroyer sinks it (1)
+    s, log = play(s, "calloff western_europe", dice=[6, 1])
+    assert s.units[inf].aboard == trn and s.units[inf].landing is None
+    assert s.control["western_europe"] == "germany"
+    assert not any("go ashore" in line for line in log)
+    assert prompt(s) == ("uk", "noncombat")
+
+
+def test_calling_off_a_landing_leaves_the_overland_attack_which_may_then_retreat():
+    """The attack by land goes on without the landing; no unit came from the sea, so it
+    is no amphibious assault and its land units may retreat (RULINGS Q-21)."""
+    s = scene("japan")
+    _loaded(s, "japan", "sz60", infantry=1)
+    put(s, "japan", "manchuria", tank=1)
+    put(s, "ussr", "buryatia_ssr", infantry=2)
+    s.control["buryatia_ssr"] = s.start_control["buryatia_ssr"] = "ussr"
+    s, _ = play(s, "move 1 inf sz60 buryatia_ssr", "move 1 arm manchuria buryatia_ssr", "done")
+    # the land battle is the only one left and starts at once: tank 6, infantry 6 6
+    s, log = play(s, "calloff buryatia_ssr", dice=[6, 6, 6])
+    assert board(s, "buryatia_ssr")["japan"] == {"tank": 1}
+    assert prompt(s) == ("japan", "press")
+    assert "retreat manchuria" in legal(s)
+
+
+def test_only_a_declared_landing_can_be_called_off_and_only_before_its_battle():
+    s = scene("japan")
+    _loaded(s, "japan", "sz52", infantry=1)
+    put(s, "usa", "hawaiian_islands", infantry=1, artillery=1)
+    s, _ = play(s, "move 1 inf sz52 hawaiian_islands", "done")
+    err = refused(s, "calloff china")
+    assert "no amphibious landing in China" in str(err)
+    s, _ = play(s, "attack hawaiian_islands", dice=[1])
+    assert prompt(s) == ("usa", "casualties")  # the battle has begun
+    refused(s, "calloff hawaiian_islands", role="japan")

@@ -190,6 +190,56 @@ def test_a_committed_carrier_follows_through_at_the_end_of_the_noncombat_move():
     assert any("to take the fighters" in line for line in log)
 
 
+def test_a_fighter_needs_a_free_place_on_its_own_carrier_in_the_combat_move():
+    """Revised: Completing Air Units' Move; Appendix 1, Aircraft Carriers (two fighters
+    to a carrier): the U.S. carrier already carries one fighter, so only one of the two
+    fighters from Hawaii, which have no land in reach of Sea Zone 42, can count on it."""
+    s = scene("usa")
+    f1, f2 = put(s, "usa", "hawaiian_islands", fighter=2)
+    put(s, "japan", "sz42", destroyer=1)
+    cv, aboard = put(s, "usa", "sz53", carrier=1, fighter=1)
+    assert s.units[aboard].aboard == cv
+    err = refused(s, "move 2 ftr hawaiian_islands sz42")
+    assert "free place" in str(err)
+    s, _ = play(s, f"move {f1} hawaiian_islands sz42")
+    assert s.units[f1].deck == cv and s.units[cv].pickup
+    err = refused(s, f"move {f2} hawaiian_islands sz42")
+    assert "free place" in str(err) and "(Revised: Completing Air Units' Move)" in str(err)
+
+
+def test_a_fighter_launched_from_a_carrier_frees_its_place():
+    """The fighter aboard takes off to attack Sea Zone 53's neighbour and has Hawaii in
+    reach: its place is free for a fighter that needs the carrier (FAQ: Transports and
+    Carriers, a carrier's own planes need another landing place)."""
+    s = scene("usa")
+    f1, f2 = put(s, "usa", "hawaiian_islands", fighter=2)
+    put(s, "japan", "sz42", destroyer=1)
+    put(s, "japan", "sz54", submarine=1)
+    cv, aboard = put(s, "usa", "sz53", carrier=1, fighter=1)
+    s, _ = play(s, f"move {aboard} sz53 sz54", f"move {f1} hawaiian_islands sz42",
+                f"move {f2} hawaiian_islands sz42")  # fmt: skip
+    assert s.units[f1].deck == cv and s.units[f2].deck == cv
+    assert s.units[aboard].deck is None  # Hawaii is in its reach: no deck promised
+    err = refused(s, "move 1 cv sz53 sz55")
+    assert "landing deck" in str(err)
+
+
+def test_in_the_noncombat_move_a_full_carrier_takes_no_more_fighters():
+    """Appendix 1, Aircraft Carriers: two fighters to a carrier, the player's own too;
+    a landing the end of the turn could not honour is refused, not lost later."""
+    s = scene("usa", phase="noncombat")
+    put(s, "usa", "sz53", carrier=1, fighter=2)
+    put(s, "usa", "hawaiian_islands", fighter=1)
+    err = refused(s, "move 1 ftr hawaiian_islands sz53")
+    assert "free place" in str(err)
+    assert "sz53" not in {o.split()[-1] for o in legal(s) if o.startswith("move 1 ftr hawaiian")}
+    other = put(s, "usa", "sz52", carrier=1)[0]
+    s, log = play(s, "move 1 ftr hawaiian_islands sz53")  # the empty carrier can come
+    assert s.units[other].pickup == "sz53"
+    s, log = play(s, "done")
+    assert s.units[other].at == "sz53"
+
+
 def test_submerged_submarines_surface_at_the_end_of_the_noncombat_move():
     """Appendix 1, Submarines: Submerge; FAQ: no combat follows."""
     s = scene("uk")

@@ -6,15 +6,16 @@ controls.
 Here: setup (Colonial Garrison), the start of a turn (the end of a Russian Winter),
 before combat (Nonaggression Treaty), after a battle (Salvage, Panzerblitz), on capture
 (French Resistance), income (U-Boat Interdiction), Russian Winter's declaration,
-Chinese Divisions' sites, Lend-Lease, Mobile Industry, Mideast Oil and Enigma Decoded.
+Chinese Divisions' sites, Lend-Lease, Mobile Industry, Mideast Oil, Enigma Decoded and
+the Joint Strike's declaration (the U.S. commanding U.K. units: ``Ctx.commanded``, used
+by :mod:`movement`, :mod:`combat_phase` and :mod:`noncombat`; the casualty agreement in
+:mod:`combat_phase`).
 Elsewhere: combat values (Russian Winter, Atlantic Wall, Wolf Packs, Fortress Europe,
 Dug-In Defenders, Banzai Attacks, Marines, Kamikaze Attacks, Kaiten Torpedoes) in
 :mod:`modifiers`; movement (Trans-Siberian Railway, Mechanized Infantry, Fast Carriers,
 Tokyo Express, Lightning Assaults, Kamikaze declarations) in :mod:`movement`; Island
 Bases in :mod:`air`; Radar and Superfortresses with antiaircraft fire in :mod:`air`;
 Luftwaffe Dive-Bombers with the raids in :mod:`bombing`.
-
-Joint Strike is not carried out and is refused at setup (``UNSUPPORTED``).
 """
 
 from __future__ import annotations
@@ -23,11 +24,6 @@ from engine.games.aa_revised import battle as bt
 from engine.games.aa_revised.context import Ctx, refuse
 from engine.games.aa_revised.options import ADVANTAGES
 from engine.games.aa_revised.state import POWER_NAME, SIDE, ActiveBattle
-
-#: advantages this engine does not carry out yet, with the reason given at setup
-UNSUPPORTED = {
-    "joint_strike": "it hands the U.K.'s combat to the U.S. player",
-}
 
 CHINESE_DIVISION_SITES = ("china", "sinkiang", "kwangtung", "french_indochina")
 
@@ -44,24 +40,22 @@ def problems(advantages: dict[str, list[str]]) -> list[str]:
                     f"{name!r} is not a national advantage of {POWER_NAME[power]} "
                     f"(they are: {', '.join(ADVANTAGES[power])})"
                 )
-            elif name in UNSUPPORTED:
-                out.append(f"{name} is not available yet: {UNSUPPORTED[name]}")
     return out
 
 
 def roll_advantages(dice, count: int, chosen: dict[str, list[str]]) -> dict[str, list[str]]:
-    """Appendix 3: roll ``count`` advantages per power on the table; a repeat (or one not
-    available yet) is rolled again (RULINGS Q-22)."""
+    """Appendix 3: roll ``count`` advantages per power on the table; a repeat is rolled
+    again (RULINGS Q-22)."""
     out = {p: list(v) for p, v in chosen.items()}
     for power, table in ADVANTAGES.items():
         have = out.setdefault(power, [])
-        usable = [a for a in table if a not in UNSUPPORTED and a not in have]
+        usable = [a for a in table if a not in have]
         want = min(count, len(usable))
         got = 0
         while got < want:
             r = dice.roll(6, f"national advantage for {power}")
             name = table[r - 1]
-            if name in have or name in UNSUPPORTED:
+            if name in have:
                 continue
             have.append(name)
             got += 1
@@ -332,6 +326,7 @@ def mideast_oil(ctx: Ctx, plane, end: str) -> None:
     s = ctx.state
     if (
         plane.owner != "uk"
+        or ctx.power != "uk"  # "your noncombat move": not a U.S. one in a Joint Strike
         or end not in OIL
         or not ctx.has("uk", "mideast_oil")
         or s.control.get(end) != "uk"
@@ -466,3 +461,45 @@ def enigma_moves(ctx: Ctx):
                     continue
             seen.add(key)
             yield Move(units={u.type: 1}, path=[u.at, end])
+
+
+# ------------------------------------------------------------------ Joint Strike
+
+R_JOINT = "Revised: Appendix 3, Joint Strike"
+
+
+def joint_strike_problem(ctx: Ctx) -> str | None:
+    """Why the U.K. may not declare its Joint Strike now, or ``None``."""
+    s = ctx.state
+    if not ctx.has("uk", "joint_strike"):
+        return "Only the United Kingdom holding Joint Strike may declare one."
+    if s.na.get("joint_strike_used"):
+        return "The Joint Strike is declared once a game, and the U.K. has used it."
+    if s.power != "uk" or s.phase != "combat_move":
+        return "The U.K. declares its Joint Strike on its own turn, instead of its combat move."
+    if any(u.owner == "uk" and (u.cm or u.raid) for u in s.units.values()):
+        return "The U.K. has already made combat moves this turn; a Joint Strike skips them."
+    return None
+
+
+def declare_joint_strike(ctx: Ctx) -> None:
+    """Joint Strike (Appendix 3): once a game, on its turn, the U.K. skips its combat move
+    and conduct combat phases (its units may still make noncombat moves); on the next
+    U.S. turn the U.S. player moves U.K. units in the combat move and fights with them
+    as if they were American (FAQ: any U.K. unit, those that moved in the U.K.
+    noncombat move or were mobilized included). Each power keeps its own developments
+    and advantages (Revised: Phase 1; Appendix 3: advantages are not shared), and the
+    casualties among the attackers are agreed between the two players, or chosen by the
+    defender (RULINGS R-50)."""
+    why = joint_strike_problem(ctx)
+    if why:
+        raise refuse(R_JOINT, why, "Make your combat move, or say 'done'.")
+    s = ctx.state
+    s.na["joint_strike_used"] = True
+    s.na["joint_strike"] = s.round
+    s.phase = "noncombat"
+    ctx.log(
+        "advantage",
+        "Joint Strike: the United Kingdom skips its combat move and combat; on its turn this "
+        "round the United States may move and attack with U.K. units.",
+    )

@@ -31,29 +31,60 @@ def landing_territories(ctx: Ctx, power: str) -> set[str]:
     }  # fmt: skip
 
 
-def carrier_zones(ctx: Ctx, power: str) -> set[str]:
-    """Sea zones where a friendly carrier is, or where one of ``power``'s carriers that
-    has not moved yet can be at the end of the noncombat move (Appendix 1, Fighters;
-    FAQ: fighters land on carriers in cleaned sea zones)."""
+def own_carrier(ctx: Ctx, carrier: Unit, power: str) -> bool:
+    """Whether ``power``'s player moves ``carrier`` this turn: its own, or in a Joint
+    Strike a U.K. carrier for the U.S. (Appendix 3)."""
+    mine = ctx.commanded()
+    return carrier.owner == power or (power in mine and carrier.owner in mine)
+
+
+def free_room(ctx: Ctx, carrier: Unit, ignore: frozenset[str] = frozenset()) -> int:
+    """Places left on ``carrier`` at the end of the turn: two (Appendix 1, Aircraft
+    Carriers), less the fighters aboard (any friendly power's) and those promised a
+    place on it (:attr:`Unit.deck`); fighters in ``ignore`` (the ones moving now) are
+    not counted."""
+    taken = 0
+    for u in ctx.state.units.values():
+        if u.type != "fighter" or u.id in ignore:
+            continue
+        if u.aboard == carrier.id or (u.deck == carrier.id and u.aboard is None):
+            taken += 1
+    return CARRIER_ROOM - taken
+
+
+def fixed_zone(ctx: Ctx, carrier: Unit, power: str) -> str | None:
+    """Where ``carrier`` will be at the end of ``power``'s turn, or ``None`` while it may
+    still move: a friendly power's carrier stays put; one of the player's own stays
+    where it is once it has moved (or fought), and goes where it is committed to
+    (Revised: Completing Air Units' Move)."""
+    if not own_carrier(ctx, carrier, power):
+        return carrier.at
+    if carrier.pickup:
+        return carrier.pickup
+    if carrier.cm or carrier.fought or carrier.stopped or carrier.moved or carrier.retreated:
+        return carrier.at
+    if ctx.state.phase not in ("combat_move", "combat", "noncombat"):
+        return carrier.at
+    return None
+
+
+def carrier_zones(ctx: Ctx, power: str, ignore: frozenset[str] = frozenset()) -> set[str]:
+    """Sea zones where a friendly carrier with a free place will be at the end of the
+    turn, or where one of ``power``'s carriers that has not moved yet can be (Appendix
+    1, Fighters; FAQ: fighters land on carriers in cleaned sea zones). Places are
+    counted exactly (:func:`free_room`), on every carrier."""
     from engine.games.aa_revised.movement import carrier_reach
 
     side = SIDE[power]
     zones: set[str] = set()
     for u in ctx.state.units.values():
-        if u.type != "carrier" or SIDE[u.owner] != side:
+        if u.type != "carrier" or SIDE[u.owner] != side or free_room(ctx, u, ignore) <= 0:
             continue
-        if u.owner != power:
-            aboard = sum(1 for c in ctx.at(u.at) if c.aboard == u.id)
-            if aboard >= CARRIER_ROOM:
-                continue
+        zone = fixed_zone(ctx, u, power)
+        if zone is not None:
+            zones.add(zone)
+        else:
             zones.add(u.at)
-            continue
-        unmoved = not (u.cm or u.fought or u.stopped or u.moved)
-        if unmoved and u.pickup:
-            zones.add(u.pickup)
-            continue
-        zones.add(u.at)
-        if unmoved and ctx.state.phase in ("combat_move", "combat", "noncombat"):
             zones |= carrier_reach(ctx, u)
     return zones
 
@@ -223,41 +254,83 @@ def overflown_guns(ctx: Ctx, power: str, path: list[str]) -> list[str]:
     return out
 
 
-def deck_for(ctx: Ctx, fighter: Unit, end: str, left: int) -> tuple[Unit | None, str | None]:
-    """The carrier a fighter ending its combat move in ``end`` with ``left`` spaces to
-    spare will land on, when no territory is in reach: ``(carrier, zone)``; the carrier is
-    one of the power's own that has not moved (it is then committed to be in ``zone`` at
-    the end of the turn), or ``None`` if a carrier already there will take it.
+def decks_for(ctx: Ctx, fighters: list[Unit], end: str, left: int) -> list[tuple[Unit, str]] | None:
+    """The carrier each of ``fighters``, ending a move in ``end`` with ``left`` spaces to
+    spare, is promised, with the sea zone where that carrier will be: ``[(carrier,
+    zone), ...]`` in the fighters' order, or ``None`` if the free places do not suffice.
 
-    Revised: Completing Air Units' Move: the player must have a carrier move to pick up a
-    fighter that would end the combat move at sea, declare it, and follow through."""
+    Revised: Completing Air Units' Move: a fighter that would end the combat move at sea
+    needs a carrier the player declares will move there, and follows through; in the
+    noncombat move (``left`` 0) it needs a carrier with a place in ``end``. A carrier
+    whose zone is settled (a friendly power's, one that has moved, one committed) is
+    used first, the player's own before a friendly power's; else one of the player's
+    own carriers that has not moved is committed to a zone in reach, where it stands if
+    it can. Places are counted exactly (:func:`free_room`)."""
     from engine.games.aa_revised.movement import carrier_reach
 
-    power = fighter.owner
+    power = fighters[0].owner
     side = SIDE[power]
     dists = distances(ctx, power, end)
     near = {z for z in ctx.geo.sea if dists.get(z, 99) <= left}
+    ignore = frozenset(f.id for f in fighters)
     carriers = sorted(
         (c for c in ctx.state.units.values() if c.type == "carrier" and SIDE[c.owner] == side),
-        key=lambda c: (c.owner != power, uid_key(c.id)),
+        key=lambda c: (not own_carrier(ctx, c, power), uid_key(c.id)),
     )
-    for c in carriers:
-        free = c.owner != power or c.cm or c.fought or c.stopped or c.moved
-        if free and c.at in near and (c.owner == power or _room(ctx, c) > 0):
-            return None, c.at
-    for c in carriers:
-        if c.owner != power or c.cm or c.fought or c.stopped or c.moved:
+    room = {c.id: free_room(ctx, c, ignore) for c in carriers}
+    zone_of = {c.id: fixed_zone(ctx, c, power) for c in carriers}
+    fixed = [c for c in carriers if zone_of[c.id] is not None]
+    movable = [c for c in carriers if zone_of[c.id] is None]
+    out: list[tuple[Unit, str]] = []
+    for _ in fighters:
+        pick = next((c for c in fixed if room[c.id] > 0 and zone_of[c.id] in near), None)
+        if pick is None:
+            for c in movable:
+                if room[c.id] <= 0:
+                    continue
+                options = ({c.at} | carrier_reach(ctx, c)) & near
+                if options:
+                    zone_of[c.id] = (
+                        c.at if c.at in options else min(options, key=lambda z: (dists[z], z))
+                    )
+                    movable.remove(c)
+                    fixed.append(c)  # its zone is settled for the next fighters
+                    pick = c
+                    break
+        if pick is None:
+            return None
+        room[pick.id] -= 1
+        out.append((pick, zone_of[pick.id]))
+    return out
+
+
+def promise_decks(ctx: Ctx, fighters: list[Unit], decks: list[tuple[str, str]]) -> None:
+    """Record the places promised by :func:`decks_for` (carrier ids and zones, in the
+    fighters' order): each fighter's deck, and the player's own carriers committed to
+    be in that zone at the end of the turn (Revised: Completing Air Units' Move)."""
+    s = ctx.state
+    g = ctx.geo
+    for f, (cid, zone) in zip(fighters, decks, strict=True):
+        f.deck = cid
+        c = s.units[cid]
+        if not own_carrier(ctx, c, f.owner) or c.pickup == zone:
             continue
-        options = ({c.at} | carrier_reach(ctx, c)) & near
-        if c.pickup:
-            options &= {c.pickup}
-        if options:
-            zone = c.pickup or (
-                c.at if c.at in options else min(options, key=lambda z: (dists[z], z))
-            )
-            return c, zone
-    return None, None
+        unmoved = not (c.cm or c.fought or c.stopped or c.moved)
+        c.pickup = zone
+        if unmoved:
+            ctx.log("pickup", f"{POWER_NAME[c.owner]}'s carrier {c.id} is committed to be in "
+                    f"{g.name(zone)} at the end of the turn, to take the fighters.",
+                    unit=c.id, zone=zone)  # fmt: skip
 
 
-def _room(ctx: Ctx, carrier: Unit) -> int:
-    return CARRIER_ROOM - sum(1 for x in ctx.at(carrier.at) if x.aboard == carrier.id)
+def release_decks(ctx: Ctx, fighters: list[Unit]) -> None:
+    """Fighters moving again give up the places they were promised; a carrier no fighter
+    counts on any more is no longer committed (Revised: Completing Air Units' Move)."""
+    s = ctx.state
+    for f in fighters:
+        cid, f.deck = f.deck, None
+        c = s.units.get(cid) if cid else None
+        if c is None or c.pickup is None:
+            continue
+        if not any(u.deck == cid and u.aboard is None for u in s.units.values()):
+            c.pickup = None

@@ -314,6 +314,8 @@ class Battle:
     amphibious: bool = False
     attacker_techs: frozenset[str] = frozenset()
     defender_techs: frozenset[str] = frozenset()
+    #: developments per power, for units whose owner is listed: (owner, techs) pairs
+    owner_techs: tuple[tuple[str, frozenset[str]], ...] = ()
     rules: Rules = REVISED
     cycle: int = 1
     step: str = OPENING_FIRE
@@ -338,7 +340,17 @@ class Battle:
         return self.attackers if side == ATTACKER else self.defenders
 
     def stats(self, side: Side) -> Mapping[str, UnitStats]:
+        """The unit table with the side's developments (for owners not in ``owner_techs``)."""
         return unit_stats(self.attacker_techs if side == ATTACKER else self.defender_techs)
+
+    def stats_of(self, side: Side, u: Unit) -> UnitStats:
+        """``u``'s numbers with its own power's developments: powers do not share their
+        technology (Revised: Phase 1, Develop Weapons), so two fighters of one side may
+        defend at 4 and 5."""
+        for owner, techs in self.owner_techs:
+            if owner == u.owner:
+                return unit_stats(techs)[u.type]
+        return self.stats(side)[u.type]
 
     @property
     def over(self) -> bool:
@@ -366,6 +378,14 @@ def _set(b: Battle, **changes: object) -> Battle:
     return new
 
 
+def _stats_for(b: Battle, side: Side) -> Callable[[Unit], UnitStats]:
+    """``b.stats_of`` for ``side``, fast when no power has developments of its own."""
+    if not b.owner_techs:
+        stats = b.stats(side)
+        return lambda u: stats[u.type]
+    return lambda u: b.stats_of(side, u)
+
+
 def _other(side: Side) -> Side:
     return DEFENDER if side == ATTACKER else ATTACKER
 
@@ -386,9 +406,16 @@ def new_battle(
     amphibious: bool = False,
     attacker_techs: Iterable[str] = (),
     defender_techs: Iterable[str] = (),
+    owner_techs: Mapping[str, Iterable[str]] | None = None,
     rules: Rules = REVISED,
 ) -> Battle:
     """Place the units on the battle board (Revised: Combat Sequence, step 1).
+
+    ``attacker_techs`` and ``defender_techs`` are each side's weapons developments;
+    ``owner_techs`` gives them per power instead, for the units of the powers it names
+    (Revised: Phase 1: any number of powers may develop the same weapons, but they
+    cannot share them; a multinational defence, or the U.S. attacking with U.K. units in
+    a Joint Strike, mixes powers on one side).
 
     Checks what may fight where: land units fight only in territories and ships only in
     sea zones (Appendix 1: Land Units, Sea Units); antiaircraft guns never attack and
@@ -409,6 +436,9 @@ def new_battle(
         amphibious=amphibious,
         attacker_techs=frozenset(attacker_techs),
         defender_techs=frozenset(defender_techs),
+        owner_techs=tuple(
+            sorted((owner, frozenset(techs)) for owner, techs in (owner_techs or {}).items())
+        ),
         rules=rules,
     )
     _check_setup(b)
@@ -473,12 +503,11 @@ def _check_setup(b: Battle) -> None:
                 "Ships bombard only in the land part of an amphibious assault.",
                 "Mark the battle amphibious, or leave the ships out.",
             )
-        stats = b.stats(ATTACKER)
         for u in b.bombarding:
-            if "shore_bombardment" not in stats[u.type].flags:
+            if "shore_bombardment" not in b.stats_of(ATTACKER, u).flags:
                 raise IllegalOrder(
                     "Revised: Opening Fire, Battleship Bombardment",
-                    f"{stats[u.type].plural} cannot bombard.",
+                    f"{b.stats_of(ATTACKER, u).plural} cannot bombard.",
                     "Battleships bombard; destroyers too with Combined Bombardment.",
                 )
 
@@ -507,8 +536,13 @@ def eligible_types(techs: frozenset[str], source: str) -> frozenset[str]:
     Appendix 1): antiaircraft fire hits aircraft, bombardment land units, submarines sea
     units (Appendix 1, Submarines: Sneak Attack), ordinary fire anything; an antiaircraft
     gun is never a casualty (Appendix 1, Antiaircraft Guns)."""
+    return eligible_among(unit_stats(techs), source)
+
+
+def eligible_among(stats: Mapping[str, UnitStats], source: str) -> frozenset[str]:
+    """:func:`eligible_types` for any table of unit numbers (keyed by any names)."""
     ok = set()
-    for t, s in unit_stats(techs).items():
+    for t, s in stats.items():
         if "never_a_casualty" in s.flags or "not_on_battle_board" in s.flags:
             continue
         if source == AA_FIRE and s.kind != "air":
@@ -712,7 +746,7 @@ def _opening_fire(b: Battle, dice: Dice) -> Battle:
         gun = _antiaircraft_gun(b)
         planes = _aircraft(b, ATTACKER)
         if gun and planes:
-            need = b.stats(DEFENDER)[gun.type].defense
+            need = b.stats_of(DEFENDER, gun).defense
             for plane in planes:
                 r = dice.roll(6, f"antiaircraft fire at {plane.uid}")
                 hit = r <= need
@@ -727,10 +761,9 @@ def _opening_fire(b: Battle, dice: Dice) -> Battle:
                     )
                 )
     if b.cycle == 1 and b.bombarding and _targets(b, DEFENDER, BOMBARDMENT):
-        stats = b.stats(ATTACKER)
         hits = 0
         for ship in b.bombarding:
-            need = stats[ship.type].attack
+            need = b.stats_of(ATTACKER, ship).attack
             r = dice.roll(6, f"bombardment by {ship.uid}")
             hits += r <= need
             events.append(_die_event("bombardment", ship, r, need))
@@ -744,12 +777,12 @@ def _opening_fire(b: Battle, dice: Dice) -> Battle:
                 continue
             target = _other(side)
             room = _capacity(b, target, _targets(b, target, SUBMARINES))
-            stats = b.stats(side)
+            stats_of = _stats_for(b, side)
             hits = 0
             for sub in subs:
                 if hits >= room:
                     break  # every possible target is already hit
-                need = stats[sub.type].value(side)
+                need = stats_of(sub).value(side)
                 r = dice.roll(6, f"{side} submarine {sub.uid}")
                 hits += r <= need
                 events.append(_die_event("submarine", sub, r, need))
@@ -795,10 +828,24 @@ def _after_opening(b: Battle) -> Battle:
     """Step 3, Remove Opening Fire Casualties. Aircraft shot down and units bombarded
     are removed; submarine casualties are removed too unless their side had a destroyer
     at the start of the cycle, in which case they stay and fire back at their normal
-    step (Revised: Destroyers and Submarine Casualties; FAQ: Submarines)."""
+    step (Revised: Destroyers and Submarine Casualties; FAQ: Submarines).
+
+    If a side has nothing left after step 3, steps 4 to 6 still take place for the
+    other: its casualties kept on the board fire back at nothing and are removed at
+    step 6; then the battle ends (Revised: Step 7 b-d).
+    """
     b = _remove(b, b.marked_now)
     b = _set(b, marked_now=frozenset(), step=ATTACKER_FIRE, resume="", pending=())
     if not alive(b, ATTACKER) or not alive(b, DEFENDER):
+        if b.marked:
+            gone = ", ".join(sorted(b.marked))
+            b = _with_event(
+                b,
+                "casualties",
+                f"The other side is gone; the submarines' victims ({gone}) have nothing to "
+                "fire at and are removed at step 6.",
+            )
+            b = _set(_remove(b, b.marked), marked=frozenset())
         return _finish(b)
     return b
 
@@ -810,15 +857,17 @@ def _firing(b: Battle, side: Side) -> list[tuple[Unit, int, int]]:
     with a value of 0 (transports attacking) never roll (Appendix 1). An attacking
     infantry paired one-for-one with an attacking artillery attacks at 2; defending
     infantry get no support (Revised: Artillery Supporting Infantry; FAQ: the artillery
-    rolls its own die as well). Casualties already marked still fire (step 5).
+    rolls its own die as well). Casualties already marked still fire (step 5). Each
+    unit fires with its own power's developments (:meth:`Battle.stats_of`).
     """
     stats = b.stats(side)
+    stats_of = _stats_for(b, side)
     out = []
     support = 0
     if side == ATTACKER:
         support = sum(1 for u in b.attackers if "supports_infantry" in stats[u.type].flags)
     for u in b.units(side):
-        s = stats[u.type]
+        s = stats_of(u)
         if "opening_fire" in s.flags or "antiaircraft" in s.flags:
             continue
         value = s.value(side)
@@ -902,10 +951,10 @@ def _after_defender_fire(b: Battle) -> Battle:
 def _can_hurt(b: Battle, side: Side) -> bool:
     """Whether any unit of ``side`` could ever hit a unit of the other side."""
     target = _other(side)
-    stats = b.stats(side)
+    stats_of = _stats_for(b, side)
     restricted_air = b.rules.air_needs_destroyer and b.sea and not _has_destroyer(b, side)
     for u in b.units(side):
-        s = stats[u.type]
+        s = stats_of(u)
         if "antiaircraft" in s.flags or s.value(side) <= 0:
             continue
         if "opening_fire" in s.flags:
@@ -1027,8 +1076,15 @@ def suggest_casualties(b: Battle, order: CasualtyOrder = CHEAPEST_FIRST) -> list
             if k + 1 < stats[t].hit_points:
                 counts[(t, k + 1)] = counts.get((t, k + 1), 0) + 1
     picks += pick_casualties(counts, h.count - len(picks), eligible, ranking, stats, keep)
-    # Map slots to units: the first unit (in battle order) in that slot, tracking damage.
+    # Map slots to units: in a slot, the unit with the lowest value (a power without a
+    # development it fights with), then the first in battle order; tracking damage.
     state = {u.uid: u.hits for u in targets}
+    if b.owner_techs:
+        value = _stats_for(b, side)
+        targets = sorted(
+            targets,
+            key=lambda u: value(u).value(side) * (value(u).attack_dice if side == ATTACKER else 1),
+        )
     out = []
     for t, k in picks:
         for u in targets:

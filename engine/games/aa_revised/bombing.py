@@ -22,7 +22,8 @@ def resolve_raid(ctx: Ctx, territory: str) -> None:
     g = ctx.geo
     power = s.power
     raiders = sorted(
-        (u for u in ctx.at(territory) if u.owner == power and u.raid), key=lambda u: uid_key(u.id)
+        (u for u in ctx.at(territory) if u.owner in ctx.commanded() and u.raid),
+        key=lambda u: uid_key(u.id),
     )
     s.raids.remove(territory)
     if not raiders:
@@ -33,9 +34,9 @@ def resolve_raid(ctx: Ctx, territory: str) -> None:
     cap = g.ipc[territory]
     victim = s.control[territory]
     total = 0
-    heavy = "heavy_bombers" in ctx.techs(power)
     for u in survivors:
         u.fought = True
+        heavy = "heavy_bombers" in ctx.techs(u.owner)  # each power its own (Phase 1)
         if u.type == "bomber":
             rolls = [
                 ctx.dice.roll(6, f"bombing damage by {u.id}") for _ in range(2 if heavy else 1)
@@ -66,16 +67,23 @@ def resolve_raid(ctx: Ctx, territory: str) -> None:
     ctx.mark("battle", power, [territory], "raid")
 
 
+def _launchers(ctx: Ctx, at: str | None = None) -> list:
+    """Antiaircraft guns the phasing player may fire as rockets: its own power's, and
+    in a Joint Strike the U.K.'s, each with its own power's Rockets (Revised: Phase 1)."""
+    return sorted(
+        (u for u in (ctx.at(at) if at else ctx.state.units.values())
+         if u.owner in ctx.commanded() and u.type == "aa_gun" and not u.pinned
+         and u.aboard is None and u.at in ctx.geo.land and "rockets" in ctx.techs(u.owner)),
+        key=lambda u: uid_key(u.id),
+    )  # fmt: skip
+
+
 def rocket_options(ctx: Ctx) -> list[tuple[str, str]]:
     """(launch territory, target) pairs open to the phasing power now (RULINGS Q-15)."""
     s = ctx.state
     power = s.power
-    if "rockets" not in ctx.techs(power):
-        return []
     out = []
-    launch = sorted({u.at for u in s.units.values()
-                     if u.owner == power and u.type == "aa_gun" and not u.pinned
-                     and u.aboard is None and u.at in ctx.geo.land})  # fmt: skip
+    launch = sorted({u.at for u in _launchers(ctx)})
     for origin in launch:
         if origin in s.rocket_from:
             continue
@@ -97,7 +105,7 @@ def rocket(ctx: Ctx, order: Rocket) -> None:
     g = ctx.geo
     power = s.power
     origin, target = order.origin, order.target
-    if "rockets" not in ctx.techs(power):
+    if not any("rockets" in ctx.techs(p) for p in ctx.commanded()):
         raise refuse(R_ROCKET, f"{POWER_NAME[power]} has not developed Rockets.",
                      "Research Rockets (die 2) in the develop weapons phase.")  # fmt: skip
     options = rocket_options(ctx)
@@ -107,10 +115,7 @@ def rocket(ctx: Ctx, order: Rocket) -> None:
         raise refuse(R_ROCKET, why, f"Possible strikes: {legal}.")
     s.rocket_from.append(origin)
     s.rocket_at.append(target)
-    gun = next(
-        u for u in sorted(ctx.at(origin), key=lambda u: uid_key(u.id))
-        if u.owner == power and u.type == "aa_gun" and not u.pinned
-    )  # fmt: skip
+    gun = _launchers(ctx, origin)[0]
     gun.pinned = True
     victim = s.control[target]
     r = ctx.dice.roll(6, f"rocket from {origin} at {target}")
@@ -136,7 +141,7 @@ def _rocket_problem(ctx: Ctx, origin: str, target: str) -> str:
     power = s.power
     if origin in s.rocket_from:
         return f"A rocket was already fired from {g.name(origin)} this turn (one per territory)."
-    guns = [u for u in ctx.at(origin) if u.owner == power and u.type == "aa_gun"]
+    guns = [u for u in ctx.at(origin) if u.owner in ctx.commanded() and u.type == "aa_gun"]
     if not guns:
         return f"{POWER_NAME[power]} has no antiaircraft gun in {g.name(origin)}."
     if all(u.pinned for u in guns):

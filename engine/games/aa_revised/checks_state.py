@@ -42,7 +42,9 @@ def problems(ctx: Ctx) -> list[str]:
             out.append(f"control of {t}, not a territory")
         for u in ctx.at(t):
             if SIDE[u.owner] != SIDE[p] and ctx.kind(u) == "land" and s.battle is None:
-                if not (s.phase in ("combat_move", "enigma", "combat") and u.owner == s.power):
+                if not (
+                    s.phase in ("combat_move", "enigma", "combat") and u.owner in ctx.commanded()
+                ):
                     out.append(f"{u.id}: an enemy land unit at rest in {t}")
     for p, n in s.ipcs.items():
         if n < 0:

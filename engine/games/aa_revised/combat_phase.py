@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import dataclasses
 
-from engine.games.aa_revised import air, bombing, modifiers
+from engine.games.aa_revised import air, bombing, modifiers, movement
 from engine.games.aa_revised import battle as bt
 from engine.games.aa_revised.capture import capture
 from engine.games.aa_revised.context import Ctx, listing, refuse, units_phrase
-from engine.games.aa_revised.orders import Attack, Casualties, Press, Retreat, Submerge
+from engine.games.aa_revised.orders import Attack, CallOff, Casualties, Press, Retreat, Submerge
 from engine.games.aa_revised.state import POWER_NAME, SIDE, TURN_ORDER, ActiveBattle, Unit, uid_key
 
 R_COMBAT = "Revised: Phase 4, Conduct Combat"
@@ -41,7 +41,11 @@ def begin(ctx: Ctx) -> None:
     s.battles, s.raids = battle_spaces(ctx)
     s.phase = "combat"
     flyers = sorted(
-        (u for u in s.units.values() if u.owner == power and u.path and ctx.kind(u) == "air"),
+        (
+            u
+            for u in s.units.values()
+            if u.owner in ctx.commanded() and u.path and ctx.kind(u) == "air"
+        ),
         key=lambda u: uid_key(u.id),
     )
     for u in flyers:
@@ -65,8 +69,9 @@ def battle_spaces(ctx: Ctx) -> tuple[list[str], list[str]]:
     power = ctx.power
     battles: set[str] = set()
     raids: set[str] = set()
+    mine = ctx.commanded()
     for u in ctx.state.units.values():
-        if u.owner != power:
+        if u.owner not in mine:
             continue
         if u.landing:
             battles.add(u.landing)
@@ -94,7 +99,7 @@ def blocked_by(ctx: Ctx, space: str) -> str | None:
     (Revised: Amphibious Assaults: sea combat first)."""
     s = ctx.state
     for u in s.units.values():
-        if u.owner == s.power and u.landing == space and u.at in s.battles:
+        if u.owner in ctx.commanded() and u.landing == space and u.at in s.battles:
             return u.at
     return None
 
@@ -128,6 +133,118 @@ def attack(ctx: Ctx, order: Attack) -> None:
     start(ctx, space)
 
 
+def call_off_options(ctx: Ctx) -> list[str]:
+    """Territories whose amphibious landing the attacker may still call off: cargo
+    waiting for its sea zone to be cleared, or units that went ashore in the combat move
+    while the battle there has not begun (Revised: Amphibious Assaults)."""
+    s = ctx.state
+    g = ctx.geo
+    out = set()
+    ashore = set()
+    for u in s.units.values():
+        if u.owner not in ctx.commanded() or ctx.kind(u) != "land":
+            continue
+        if u.landing:
+            out.add(u.landing)
+        elif u.at in s.battles and u.at in g.land and u.cm and u.prev in g.sea:
+            ashore.add(u.at)
+    # units ashore go back aboard only if their transports are still there to take them
+    # (a Lightning Assaults transport may have sailed on)
+    return sorted(out | {t for t in ashore if _reboarding(ctx, t) is not None})
+
+
+def _ashore(ctx: Ctx, target: str) -> list[Unit]:
+    """Units that went ashore in ``target`` from the sea in this combat move, the
+    heaviest first (for reboarding)."""
+    g = ctx.geo
+    return sorted(
+        (u for u in ctx.at(target)
+         if u.owner in ctx.commanded() and ctx.kind(u) == "land" and u.cm and u.prev in g.sea),
+        key=lambda u: (-(ctx.info(u.type).transport_cost or 0), uid_key(u.id)),
+    )  # fmt: skip
+
+
+def _reboarding(ctx: Ctx, target: str) -> dict[str, str] | None:
+    """Unit id -> transport id taking each unit ashore in ``target`` back aboard, or
+    ``None`` if the transports they came from cannot take them all."""
+    boarding: dict[str, str] = {}
+    room: dict[str, int] = {}
+    for u in _ashore(ctx, target):
+        ships = _landing_ships(ctx, u.prev, target)
+        for t in ships:
+            room.setdefault(t.id, movement.transport_room(ctx, t))
+        cost = ctx.info(u.type).transport_cost or 0
+        ship = next(
+            (t for t in ships if room[t.id] >= cost
+             and (t.type != "destroyer" or u.type == "infantry")),
+            None,
+        )  # fmt: skip
+        if ship is None:
+            return None
+        room[ship.id] -= cost
+        boarding[u.id] = ship.id
+    return boarding
+
+
+def call_off(ctx: Ctx, order: CallOff) -> None:
+    """Revised: Amphibious Assaults: in the conduct combat phase the attacker may call
+    off a landing declared in the combat move (but not send it elsewhere). The cargo
+    stays aboard: units that already went ashore go back aboard the transports they
+    came from (so not once such a transport has sailed on after a Lightning Assault),
+    and a transport that called off its landing still counts as having moved and
+    offloaded nothing (RULINGS Q-20)."""
+    s = ctx.state
+    g = ctx.geo
+    target = order.space
+    if target not in call_off_options(ctx):
+        raise refuse(
+            R_AMPHIB,
+            f"There is no amphibious landing in {g.name(target)} left to call off.",
+            "Landings you may call off: "
+            + listing(g.name(t) for t in call_off_options(ctx))
+            + " (a landing cannot be called off once its battle has begun).",
+        )
+    waiting = [u for u in s.units.values() if u.owner in ctx.commanded() and u.landing == target]
+    ashore = _ashore(ctx, target)
+    boarding = _reboarding(ctx, target) or {}
+    for u in waiting:
+        u.landing = None
+    for u in ashore:
+        u.aboard = boarding[u.id]
+        ctx.place_at(u, u.prev)
+    for u in [*waiting, *ashore]:
+        t = s.units.get(u.aboard) if u.aboard else None
+        if t is not None and t.offloaded == target:
+            t.offloaded = None
+    left = [u for u in s.units.values()
+            if u.owner in ctx.commanded() and (u.at == target or u.landing == target)]  # fmt: skip
+    if not left and target in s.battles:
+        s.battles.remove(target)
+    for u in s.units.values():
+        if u.bombard == target and not any(a.prev == u.at and ctx.kind(a) == "land" for a in left):
+            u.bombard = None
+    stay = [*waiting, *ashore]
+    ctx.log(
+        "landing",
+        f"{POWER_NAME[ctx.power]} calls off the landing in {g.name(target)}: "
+        f"{units_phrase(stay)} stay{'s' if len(stay) == 1 else ''} aboard"
+        + ("." if left else "; there is no battle there now."),
+        space=target,
+    )
+
+
+def _landing_ships(ctx: Ctx, zone: str, target: str) -> list[Unit]:
+    """Transports (and Tokyo Express destroyers) in ``zone`` that offloaded into
+    ``target`` this turn, the phasing power's first."""
+    rec = ctx.state.na.get("lightning", {})
+    ships = [
+        t for t in ctx.at(zone)
+        if movement.is_carrier_of_land(ctx, t) and SIDE[t.owner] == SIDE[ctx.power]
+        and (t.offloaded == target or target in rec.get(t.id, {}).get("targets", []))
+    ]  # fmt: skip
+    return sorted(ships, key=lambda t: (t.owner != ctx.power, uid_key(t.id)))
+
+
 def start(ctx: Ctx, space: str) -> None:
     s = ctx.state
     if space in s.raids:
@@ -140,13 +257,11 @@ def start(ctx: Ctx, space: str) -> None:
         _start_land(ctx, space)
 
 
-def _defender_techs(ctx: Ctx, defenders: list[Unit]) -> frozenset[str]:
-    """The defending side's developments as one set: only Jet Fighters changes a defence
-    value, so it applies when every defending fighter's power has it (RULINGS R-35)."""
-    fighters = [u for u in defenders if u.type == "fighter"]
-    if fighters and all("jet_fighters" in ctx.techs(u.owner) for u in fighters):
-        return frozenset({"jet_fighters"})
-    return frozenset()
+def owner_techs(ctx: Ctx, units: list[Unit]) -> dict[str, frozenset[str]]:
+    """Each fighting power's own developments (Revised: Phase 1: powers cannot share
+    their technology; RULINGS R-35): a U.K. jet fighter defends at 5 beside a U.S.
+    fighter at 4, and U.K. units in a Joint Strike attack with the U.K.'s developments."""
+    return {p: ctx.techs(p) for p in sorted({u.owner for u in units})}
 
 
 def _lead_defender(ctx: Ctx, space: str, defenders: list[Unit]) -> str:
@@ -172,7 +287,11 @@ def _start_land(ctx: Ctx, space: str) -> None:
     side = SIDE[power]
     s.battles.remove(space)
     attackers = sorted(
-        (u for u in ctx.at(space) if u.owner == power and not u.raid and u.aboard is None),
+        (
+            u
+            for u in ctx.at(space)
+            if u.owner in ctx.commanded() and not u.raid and u.aboard is None
+        ),
         key=lambda u: uid_key(u.id),
     )
     if not attackers:
@@ -206,7 +325,7 @@ def _start_land(ctx: Ctx, space: str) -> None:
     amphibious = any(u.prev in g.sea for u in attackers if ctx.kind(u) == "land")
     bombard = sorted(
         (u for u in s.units.values()
-         if u.owner == power and u.bombard == space and not u.fought
+         if u.owner in ctx.commanded() and u.bombard == space and not u.fought
          and any(a.prev == u.at for a in attackers))
         , key=lambda u: uid_key(u.id))  # fmt: skip
     for u in bombard:
@@ -221,13 +340,13 @@ def _start_land(ctx: Ctx, space: str) -> None:
         bombarding=[_bu(u) for u in bombard] if amphibious else (),
         amphibious=amphibious,
         attacker_techs=ctx.techs(power),
-        defender_techs=_defender_techs(ctx, defenders),
+        owner_techs=owner_techs(ctx, attackers + defenders + bombard),
         rules=battle_rules(ctx),
     )
     land_origins = sorted({u.prev for u in attackers if ctx.kind(u) == "land" and u.prev in g.land})
     _announce(ctx, space, attackers, defenders, bombard)
     s.battle = ActiveBattle(space, False, power, lead, b, land_origins=land_origins)
-    s.battle.flags = modifiers.start_flags(ctx, s.battle, attackers)
+    s.battle.flags = modifiers.start_flags(ctx, s.battle, attackers) + _joint(attackers)
     _flush(ctx)
 
 
@@ -239,7 +358,7 @@ def _start_sea(ctx: Ctx, space: str) -> None:
     here = ctx.at(space)
     attackers = []
     for u in here:
-        if u.owner != power or u.submerged:
+        if u.owner not in ctx.commanded() or u.submerged:
             continue
         kind = ctx.kind(u)
         if kind == "sea" and u.aboard is None:
@@ -275,7 +394,7 @@ def _start_sea(ctx: Ctx, space: str) -> None:
         [_bu(u) for u in defenders],
         sea=True,
         attacker_techs=ctx.techs(power),
-        defender_techs=_defender_techs(ctx, defenders),
+        owner_techs=owner_techs(ctx, attackers + defenders),
         rules=battle_rules(ctx),
     )
     sea_origins = sorted({u.prev for u in attackers if ctx.kind(u) == "sea" and u.prev})
@@ -283,11 +402,14 @@ def _start_sea(ctx: Ctx, space: str) -> None:
     s.battle = ActiveBattle(
         space, True, power, lead, b, sea_origins=sea_origins, carrier_fighters=carrier_fighters
     )
-    s.battle.flags = modifiers.start_flags(ctx, s.battle, attackers)
+    s.battle.flags = modifiers.start_flags(ctx, s.battle, attackers) + _joint(attackers)
     s.battle.kamikaze = [u.id for u in attackers if u.kamikaze]
-    if kaiten_candidates(ctx, s.battle):
-        s.battle.flags.append("kaiten_ask")
     _flush(ctx)
+
+
+def _joint(attackers: list[Unit]) -> list[str]:
+    """A Joint Strike battle: U.S. and U.K. units attack together (Appendix 3)."""
+    return ["joint"] if len({u.owner for u in attackers}) > 1 else []
 
 
 def _announce(ctx: Ctx, space, attackers, defenders, bombard) -> None:
@@ -334,7 +456,9 @@ def _flush(ctx: Ctx) -> None:
 
 def kaiten_candidates(ctx: Ctx, a: ActiveBattle) -> list[str]:
     """Kaiten Torpedoes: defending Japanese submarines in a sea zone next to an orange
-    territory or island group Japan controls (Appendix 3)."""
+    territory or island group Japan controls (Appendix 3). The rule ties the kaiten to
+    "this cycle of combat", not the first: Japan may designate them at the start of any
+    cycle (RULINGS Q-32)."""
     s = ctx.state
     if a.attacker == "japan" or not ctx.has("japan", "kaiten_torpedoes") or not a.sea:
         return []
@@ -348,8 +472,19 @@ def kaiten_candidates(ctx: Ctx, a: ActiveBattle) -> list[str]:
     return [u.uid for u in a.b.defenders if u.type == "submarine" and u.owner == "japan"]
 
 
+def _ask_kaiten(ctx: Ctx, a: ActiveBattle) -> bool:
+    """At the start of each cycle's opening fire, Japan is asked once which of its
+    eligible defending submarines strike as kaiten (Appendix 3, Kaiten Torpedoes)."""
+    mark = f"kaiten_asked:{a.b.cycle}"
+    if a.b.step != bt.OPENING_FIRE or mark in a.flags or not kaiten_candidates(ctx, a):
+        return False
+    a.flags += [mark, "kaiten_ask"]
+    a.kaiten = []
+    return True
+
+
 def kaiten(ctx: Ctx, order) -> None:
-    """Japan designates kaiten among its defending submarines (or none)."""
+    """Japan designates kaiten among its defending submarines (or none) for this cycle."""
     a = ctx.state.battle
     pool = kaiten_candidates(ctx, a)
     n = order.units.get("submarine", 0)
@@ -374,7 +509,11 @@ def decider(ctx: Ctx) -> str | None:
         return "japan"
     need = bt.needs(a.b)
     if need.kind == "casualties":
-        return a.attacker if need.side == bt.ATTACKER else a.defender
+        if need.side == bt.DEFENDER:
+            return a.defender
+        if a.proposal:
+            return "uk"  # Joint Strike: the U.K. agrees, or not
+        return a.defender if "joint_defender_picks" in a.flags else a.attacker
     if need.kind == "press_or_retreat":
         return a.attacker
     if need.kind == "submerge":
@@ -393,6 +532,8 @@ def step(ctx: Ctx) -> bool:
             return True
         need = bt.needs(a.b)
         if need.kind == "dice":
+            if _ask_kaiten(ctx, a):
+                return True
             changed = modifiers.roll(ctx, a)
             a.b = changed if changed is not None else bt.roll(a.b, ctx.dice)
             _flush(ctx)
@@ -404,9 +545,21 @@ def step(ctx: Ctx) -> bool:
             if need.count == 0:
                 a.b = bt.choose_casualties(a.b, need.side, [])
                 continue
-            picks = _auto_casualties(ctx, a, need)
+            joint = need.side == bt.ATTACKER and "joint" in a.flags
+            if joint and a.proposal:
+                return True  # the U.K. has to agree or not
+            if joint and "joint_defender_picks" in a.flags:
+                picks = _defender_picks_attackers(ctx, a, need)
+                if picks is None:
+                    return True
+                _choose(ctx, a, need.side, picks)
+                continue
+            picks, standing = _auto_casualties(ctx, a, need)
             if picks is None:
                 return True
+            if joint and standing and needs_agreement(ctx):
+                _propose(ctx, a, picks)
+                continue
             _choose(ctx, a, need.side, picks)
             continue
         if need.kind == "press_or_retreat":
@@ -433,20 +586,93 @@ def _standing(ctx: Ctx, power: str, what: str):
     return st.get("casualties")
 
 
-def _auto_casualties(ctx: Ctx, a: ActiveBattle, need: bt.Need) -> list[str] | None:
+def _forced(ctx: Ctx, a: ActiveBattle, need: bt.Need) -> bool:
+    """No real choice (RULINGS R-39): every candidate alike, or all must go. In a Joint
+    Strike a U.S. and a U.K. unit of one type are not alike."""
+    joint = need.side == bt.ATTACKER and "joint" in a.flags
+    slots = {(u.type, u.hits, u.owner if joint else "") for u in need.candidates}
+    return len(slots) <= 1 or need.count >= _capacity(ctx, a, need)
+
+
+def _auto_casualties(ctx: Ctx, a: ActiveBattle, need: bt.Need) -> tuple[list[str] | None, bool]:
     """Casualties chosen without asking: when there is no real choice, or by the
-    power's standing order (ARCHITECTURE: standing orders)."""
+    option, or by the power's standing order (ARCHITECTURE: standing orders); the
+    second value tells whether a standing order chose them."""
     power = a.attacker if need.side == bt.ATTACKER else a.defender
-    slots = {(u.type, u.hits) for u in need.candidates}
-    forced = len(slots) <= 1 or need.count >= _capacity(ctx, a, need)
-    order = None
+    forced = _forced(ctx, a, need)
+    keep = need.side == bt.ATTACKER
     standing = _standing(ctx, power, "casualties")
+    if forced or (ctx.opts.auto_casualties and not standing):
+        return bt.suggest_casualties(a.b, bt.CasualtyOrder(keep_land_unit=keep)), False
     if standing:
-        order = bt.CasualtyOrder(first=tuple(standing), keep_land_unit=need.side == bt.ATTACKER)
-    elif ctx.opts.auto_casualties or forced:
-        order = bt.CasualtyOrder(keep_land_unit=need.side == bt.ATTACKER)
-    if order is None:
+        order = bt.CasualtyOrder(first=tuple(standing), keep_land_unit=keep)
+        return bt.suggest_casualties(a.b, order), True
+    return None, False
+
+
+# ------------------------------------------------------------------ Joint Strike casualties
+
+
+def needs_agreement(ctx: Ctx) -> bool:
+    """Joint Strike (Appendix 3): the U.S. and U.K. players must agree on the attacking
+    casualties; with one player holding both, or the U.K.'s standing order to agree,
+    the U.S. choice stands at once (RULINGS R-50)."""
+    from engine.games.aa_revised.rules import SEATINGS
+
+    seats = SEATINGS[ctx.state.scenario]
+    same = any("uk" in powers and "usa" in powers for powers in seats.values())
+    return not same and ctx.state.standing.get("uk", {}).get("joint") != "agree"
+
+
+def _propose(ctx: Ctx, a: ActiveBattle, picks: list[str]) -> None:
+    a.proposal = list(picks)
+    ctx.log(
+        "casualties",
+        f"Joint Strike: the United States would take {_named(ctx, a, picks)} as attacking "
+        "casualties; the United Kingdom agrees, or the defender chooses them.",
+        units=list(picks),
+    )
+
+
+def _named(ctx: Ctx, a: ActiveBattle, uids: list[str]) -> str:
+    by = {u.uid: u for u in a.b.attackers}
+    parts = []
+    for uid in uids:
+        u = by.get(uid)
+        parts.append(f"{POWER_NAME[u.owner]}'s {ctx.info(u.type).name.lower()} {uid}" if u else uid)
+    return ", ".join(parts)
+
+
+def agree(ctx: Ctx, order) -> None:
+    """Joint Strike: the U.K. agrees; the U.S. choice of casualties is taken."""
+    a = ctx.state.battle
+    picks, a.proposal = a.proposal, []
+    ctx.log("casualties", "Joint Strike: the United Kingdom agrees.")
+    _choose(ctx, a, bt.ATTACKER, picks)
+
+
+def disagree(ctx: Ctx, order) -> None:
+    """Joint Strike (Appendix 3): the U.K. does not agree, so the defending player
+    chooses the attacking casualties."""
+    a = ctx.state.battle
+    a.proposal = []
+    a.flags.append("joint_defender_picks")
+    ctx.log(
+        "casualties",
+        f"Joint Strike: the United Kingdom does not agree; {POWER_NAME[a.defender]} chooses "
+        "the attacking casualties.",
+    )
+
+
+def _defender_picks_attackers(ctx: Ctx, a: ActiveBattle, need: bt.Need) -> list[str] | None:
+    """The defender's choice among the attackers, made by the engine when there is no
+    real choice or the casualty option is on (then the dearest units go first)."""
+    if _forced(ctx, a, need):
+        return bt.suggest_casualties(a.b, bt.CasualtyOrder())
+    if not ctx.opts.auto_casualties:
         return None
+    dear = sorted({u.type for u in need.candidates}, key=lambda t: -ctx.info(t).cost)
+    order = bt.CasualtyOrder(first=tuple(dear), damage_battleships_first=False)
     return bt.suggest_casualties(a.b, order)
 
 
@@ -490,9 +716,11 @@ def retreat_options(ctx: Ctx) -> list[str]:
 def casualties(ctx: Ctx, order: Casualties) -> None:
     """The owner of the units hit chooses them (Revised: Conduct Combat; FAQ: the
     defender chooses before firing back). Battleships named take their first hit as
-    damage (Battleship Damage)."""
+    damage (Battleship Damage). In a Joint Strike the U.S. choice waits for the U.K.'s
+    agreement (Appendix 3); units named by type are the U.S.'s first."""
     a = ctx.state.battle
     need = bt.needs(a.b)
+    first = a.attacker if need.side == bt.ATTACKER else None
     cands = list(need.candidates)
     picks: list[str] = []
     hits_on: dict[str, int] = {}
@@ -504,13 +732,15 @@ def casualties(ctx: Ctx, order: Casualties) -> None:
         picks.append(uid)
         hits_on[uid] = hits_on.get(uid, 0) + 1
     for t, n in order.units.items():
-        pool = sorted((u for u in cands if u.type == t), key=lambda u: (u.hits, uid_key(u.uid)))
+        pool = sorted((u for u in cands if u.type == t),
+                      key=lambda u: (u.owner != first, u.hits, uid_key(u.uid)))  # fmt: skip
         if not pool:
             rule, why = _why_not(ctx, a, need, t)
             raise refuse(rule, why, _choices(ctx, need))
         for _ in range(n):
             # an undamaged battleship first, then the damaged ones (Battleship Damage)
-            pool.sort(key=lambda u: (u.hits + hits_on.get(u.uid, 0), uid_key(u.uid)))
+            pool.sort(key=lambda u: (u.owner != first, u.hits + hits_on.get(u.uid, 0),
+                                     uid_key(u.uid)))  # fmt: skip
             u = next(
                 (u for u in pool if hits_on.get(u.uid, 0) + u.hits < stats[u.type].hit_points),
                 None,
@@ -529,23 +759,22 @@ def casualties(ctx: Ctx, order: Casualties) -> None:
             f"{need.count} casualt{'y is' if need.count == 1 else 'ies are'} due, not {len(picks)}.",
             _choices(ctx, need),
         )
+    if (
+        need.side == bt.ATTACKER
+        and "joint" in a.flags
+        and "joint_defender_picks" not in a.flags
+        and needs_agreement(ctx)
+    ):
+        _propose(ctx, a, picks)
+        return
     _choose(ctx, a, need.side, picks)
 
 
 def _choose(ctx: Ctx, a: ActiveBattle, side: str, picks: list[str]) -> None:
-    """Give the pending hits to ``picks``. Units a destroyer keeps on the board after a
-    submarine hit are remembered: they go at step 6 even if the battle ends at step 3
-    because the other side is gone (Revised: Destroyers and Submarine Casualties; steps
-    4-6 still take place, and the casualty is removed in step 6)."""
-    h = a.b.pending[0]
-    b = bt.choose_casualties(a.b, side, picks)
-    if not h.now:
-        stats = a.b.stats(side)
-        for uid in picks:
-            u = next(x for x in a.b.units(side) if x.uid == uid)
-            if u.hits + picks.count(uid) >= stats[u.type].hit_points:
-                a.doomed.append(uid)
-    a.b = b
+    """Give the pending hits to ``picks`` (Revised: Conduct Combat)."""
+    a.b = bt.choose_casualties(a.b, side, picks)
+    if side == bt.ATTACKER and "joint_defender_picks" in a.flags:
+        a.flags.remove("joint_defender_picks")
     _flush(ctx)
 
 
@@ -576,6 +805,12 @@ def _choices(ctx: Ctx, need: bt.Need) -> str:
     for u in need.candidates:
         counts[u.type] = counts.get(u.type, 0) + 1
     words = ", ".join(f"{n} {ctx.short(t)}" for t, n in counts.items())
+    owners = {u.owner for u in need.candidates}
+    if len(owners) > 1 and need.side == bt.ATTACKER:  # a Joint Strike: name them by id
+        words += "; " + "; ".join(
+            f"{POWER_NAME[p]}: " + " ".join(u.uid for u in need.candidates if u.owner == p)
+            for p in sorted(owners)
+        )
     return f"Choose {need.count} from: {words}."
 
 
@@ -682,13 +917,6 @@ def finish(ctx: Ctx) -> None:
         u = s.units.get(bu.uid)
         if u is not None:
             u.fought = True
-    lost = {u.uid for u in (*b.attackers_lost, *b.defenders_lost)}
-    for uid in a.doomed:
-        u = s.units.get(uid)
-        if u is not None and uid not in lost:
-            ctx.destroy(
-                u, ": hit by a submarine, it is removed at step 6 although the battle is over"
-            )
     outcome = b.outcome
     s.battle = None
     if a.sea:
@@ -714,7 +942,7 @@ def _land_deferred(ctx: Ctx, zone: str, won: bool) -> None:
     s = ctx.state
     g = ctx.geo
     power = s.power
-    waiting = [u for u in ctx.at(zone) if u.owner == power and u.landing]
+    waiting = [u for u in ctx.at(zone) if u.owner in ctx.commanded() and u.landing]
     cleared = won and not ctx.hostile_zone(zone, power)
     for u in sorted(waiting, key=lambda u: uid_key(u.id)):
         target = u.landing
@@ -740,7 +968,7 @@ def _land_deferred(ctx: Ctx, zone: str, won: bool) -> None:
     # a landing target whose attackers are all gone has no battle left
     for t in list(s.battles):
         if t in g.land and not any(
-            u.owner == power and (u.at == t or u.landing == t) for u in s.units.values()
+            u.owner in ctx.commanded() and (u.at == t or u.landing == t) for u in s.units.values()
         ):
             s.battles.remove(t)
 

@@ -82,6 +82,19 @@ class Ctx:
     def allies_of(self, power: str) -> list[str]:
         return [p for p in TURN_ORDER if SIDE[p] == SIDE[power]]
 
+    def commanded(self) -> tuple[str, ...]:
+        """The powers whose units the phasing player moves and fights with: its own,
+        and in the U.S. turn after the U.K. declared a Joint Strike, the U.K.'s as well,
+        as though they were American (Appendix 3, Joint Strike)."""
+        s = self.state
+        if (
+            s.power == "usa"
+            and s.na.get("joint_strike") == s.round
+            and s.phase in ("combat_move", "combat", "noncombat")
+        ):
+            return ("usa", "uk")
+        return (s.power,)
+
     def techs(self, power: str) -> frozenset[str]:
         return frozenset(self.state.techs.get(power, ()))
 

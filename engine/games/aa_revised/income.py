@@ -61,6 +61,7 @@ def start_turn(ctx: Ctx) -> None:
     s.pending = {}
     s.placed = {}
     s.fresh = []
+    s.carrier_ics = {}
     s.captured = []
     s.contested = []
     s.battles = []

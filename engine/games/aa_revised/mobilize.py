@@ -3,7 +3,9 @@
 Units bought this turn are placed at industrial complexes the power has controlled since
 the start of its turn, up to each territory's income value: land units and bombers in
 the territory, ships in an adjacent sea zone (even a hostile one: no combat follows),
-fighters in the territory or aboard a carrier built this turn. A new industrial complex
+fighters in the territory or aboard a carrier built this turn. Fighters already in the
+territory of the complex that built a carrier, or in its sea zone, may go aboard it
+(FAQ: Mobilize Units, allies' fighters too). A new industrial complex
 goes in any territory worth at least 1 that the power has held since the start of its
 turn, one per territory; it produces from the next turn. Units left unplaced are lost
 (FAQ: Mobilize Units).
@@ -12,8 +14,8 @@ turn, one per territory; it produces from the next turn. Units left unplaced are
 from __future__ import annotations
 
 from engine.games.aa_revised import air
-from engine.games.aa_revised.context import Ctx, count_text, listing, refuse
-from engine.games.aa_revised.orders import Place
+from engine.games.aa_revised.context import Ctx, count_text, listing, refuse, units_phrase
+from engine.games.aa_revised.orders import Move, Place
 from engine.games.aa_revised.state import POWER_NAME, SIDE, uid_key
 
 R_MOB = "Revised: Phase 6, Mobilize New Units"
@@ -175,6 +177,8 @@ def _put(ctx: Ctx, counts: dict[str, int], at: str, ic: str) -> None:
         for _ in range(counts[t]):
             u = ctx.new_unit(t, power, at)
             s.fresh.append(u.id)
+            if t == "carrier":
+                s.carrier_ics[u.id] = ic
             new.append(u)
         s.pending[t] -= counts[t]
         if not s.pending[t]:
@@ -194,6 +198,131 @@ def _put(ctx: Ctx, counts: dict[str, int], at: str, ic: str) -> None:
     ctx.log("place", f"{POWER_NAME[power]} mobilizes {count_text(counts)} in {where}{via}.",
             at=at, ic=ic, units=[u.id for u in new])  # fmt: skip
     ctx.mark("place", power, [at], count_text(counts))
+
+
+# ------------------------------------------------------------------ existing fighters
+
+
+def new_decks(ctx: Ctx, zone: str) -> list:
+    """The phasing power's carriers built this turn in ``zone`` with room left."""
+    s = ctx.state
+    return [
+        c for c in sorted(ctx.at(zone), key=lambda c: uid_key(c.id))
+        if c.type == "carrier" and c.owner == s.power and c.id in s.fresh
+        and air.CARRIER_ROOM - sum(1 for x in ctx.at(zone) if x.aboard == c.id) > 0
+    ]  # fmt: skip
+
+
+def boarding_fighters(ctx: Ctx, start: str, zone: str) -> list:
+    """Fighters that may go aboard a carrier built this turn in ``zone`` from ``start``:
+    the territory of the complex that built one of them, or ``zone`` itself (fighters
+    on other carriers there); any friendly power's, the phasing power's first (FAQ:
+    Mobilize Units)."""
+    s = ctx.state
+    g = ctx.geo
+    decks = new_decks(ctx, zone)
+    if not decks:
+        return []
+    sources = {s.carrier_ics.get(c.id) for c in decks} | {zone}
+    if start not in sources:
+        return []
+    new = {c.id for c in decks} | set(s.carrier_ics)
+    side = SIDE[s.power]
+    out = [
+        u for u in ctx.at(start)
+        if u.type == "fighter" and SIDE[u.owner] == side
+        and (u.aboard is None if start in g.land else u.aboard not in new and u.aboard is not None)
+    ]  # fmt: skip
+    return sorted(out, key=lambda u: (u.owner != s.power, uid_key(u.id)))
+
+
+def deck_fighters(ctx: Ctx, order: Move) -> None:
+    """Existing fighters go aboard carriers built this turn (FAQ: Mobilize Units): from
+    the territory of the industrial complex that built the carrier, or from the sea zone
+    it was placed in; an ally's fighters as well (RULINGS R-51)."""
+    s = ctx.state
+    g = ctx.geo
+    if len(order.path) != 2 or order.path[1] not in g.sea:
+        raise refuse(
+            R_MOB,
+            "In the mobilize phase only fighters move, onto a carrier built this turn: "
+            "'move N ftr FROM ZONE'.",
+            _deck_hint(ctx),
+        )
+    start, zone = order.path
+    decks = new_decks(ctx, zone)
+    if not decks:
+        raise refuse(
+            R_MOB,
+            f"No carrier built this turn in {g.name(zone)} has room for a fighter.",
+            _deck_hint(ctx),
+        )
+    pool = boarding_fighters(ctx, start, zone)
+    if set(order.units) - {"fighter"}:
+        raise refuse(R_MOB, "Only fighters go aboard a new carrier.", _deck_hint(ctx))
+    chosen = []
+    for uid in order.ids:
+        u = s.units.get(uid)
+        if u is None or u not in pool:
+            raise refuse(
+                R_MOB,
+                f"{uid} is not a friendly fighter that may board a new carrier from "
+                f"{g.name(start)}: fighters come from the territory of the complex that "
+                "built the carrier, or from its own sea zone (FAQ: Mobilize Units).",
+                _deck_hint(ctx),
+            )
+        chosen.append(u)
+    want = order.units.get("fighter", 0)
+    rest = [u for u in pool if u not in chosen]
+    if len(rest) < want:
+        raise refuse(
+            R_MOB,
+            f"{g.name(start)} has {len(rest)} fighter{'s' if len(rest) != 1 else ''} that may "
+            f"board the new carriers in {g.name(zone)}, not {want} (fighters come from the "
+            "territory of the complex that built the carrier, or from its sea zone).",
+            _deck_hint(ctx),
+        )
+    chosen += rest[:want]
+    room = {
+        c.id: air.CARRIER_ROOM - sum(1 for x in ctx.at(zone) if x.aboard == c.id) for c in decks
+    }
+    if len(chosen) > sum(room.values()):
+        raise refuse(
+            R_MOB,
+            f"The new carriers in {g.name(zone)} have room for {sum(room.values())} more "
+            "fighters, two to a carrier.",
+        )
+    for u in chosen:
+        deck = next(c for c in decks if room[c.id] > 0)
+        room[deck.id] -= 1
+        u.aboard = deck.id
+        ctx.place_at(u, zone)
+    owners = " and ".join(sorted({POWER_NAME[u.owner] for u in chosen}))
+    ctx.log(
+        "place",
+        f"{units_phrase(chosen).capitalize()} ({owners}) in {g.name(start)} "
+        f"go{'es' if len(chosen) == 1 else ''} aboard the new carrier"
+        f"{'s' if len(decks) > 1 else ''} in {g.name(zone)}.",
+        units=[u.id for u in chosen],
+        path=[start, zone],
+    )
+    ctx.mark("move", s.power, [start, zone] if start != zone else [zone], units_phrase(chosen))
+
+
+def deck_moves(ctx: Ctx):
+    """One-fighter moves onto new carriers, for the list of legal orders."""
+    s = ctx.state
+    zones = sorted({ctx.state.units[c].at for c in s.carrier_ics if c in s.units})
+    for zone in zones:
+        decks = new_decks(ctx, zone)
+        for start in sorted({s.carrier_ics.get(c.id) for c in decks} | {zone}):
+            if start and boarding_fighters(ctx, start, zone):
+                yield Move(units={"fighter": 1}, path=[start, zone])
+
+
+def _deck_hint(ctx: Ctx) -> str:
+    moves = [m.text() for m in deck_moves(ctx)]
+    return f"Possible: {listing(moves)}." if moves else "No fighter can board a new carrier now."
 
 
 def ic_sites(ctx: Ctx) -> list[str]:

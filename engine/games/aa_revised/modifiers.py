@@ -22,7 +22,8 @@ the state ``battle.py`` itself would leave them: waiting for casualties. Everyth
   (4 with Super Submarines) for the whole battle (FAQ).
 * Kamikaze Attacks: Japanese aircraft declared kamikaze strike ships in the first
   opening fire and are lost; Kaiten Torpedoes: defending Japanese submarines chosen as
-  kaiten defend at 3 (4 with Super Submarines) and are lost (RULINGS Q-32).
+  kaiten at the start of a cycle defend at 3 (4 with Super Submarines) in its opening
+  fire and are lost (RULINGS Q-32).
 """
 
 from __future__ import annotations
@@ -109,20 +110,24 @@ def roll(ctx: Ctx, a: ActiveBattle) -> bt.Battle | None:
     """Roll the volley now due with the changed values, or ``None`` to let
     ``battle.roll`` do it (nothing is changed in this volley)."""
     b = a.b
-    first_strike = (
-        b.sea
-        and b.cycle == 1
-        and (a.kamikaze or a.kaiten)
+    opening = b.sea and b.step in (bt.OPENING_FIRE, bt.ATTACKER_FIRE)
+    # kamikazes strike once, in the first cycle; kaiten in any cycle Japan names them
+    kamikaze = (
+        a.kamikaze
+        if opening and b.cycle == 1 and "kamikaze_done" not in a.flags
         and "first_strike_done" not in a.flags
-        and b.step in (bt.OPENING_FIRE, bt.ATTACKER_FIRE)
-    )
-    if first_strike:
-        a.flags.append("first_strike_done")
+        else []
+    )  # fmt: skip
+    kaiten = a.kaiten if opening and b.step == bt.OPENING_FIRE else []
+    if kamikaze or kaiten:
+        if kamikaze:
+            a.flags.append("kamikaze_done")
         changed = {
             bt.ATTACKER: values(ctx, a, bt.ATTACKER),
             bt.DEFENDER: values(ctx, a, bt.DEFENDER),
         }
-        return _submarines(b, ctx.dice, changed, kamikaze=a.kamikaze, kaiten=a.kaiten)
+        a.kaiten = []  # they are lost as they strike (step 3)
+        return _submarines(b, ctx.dice, changed, kamikaze=kamikaze, kaiten=kaiten)
     if b.step == bt.OPENING_FIRE:
         if not b.sea:
             return None
@@ -180,7 +185,7 @@ def _firing(b: bt.Battle, side: str, changed: dict[str, int]):
     if side == bt.ATTACKER:
         support = sum(1 for u in b.attackers if "supports_infantry" in stats[u.type].flags)
     for u in b.units(side):
-        s = stats[u.type]
+        s = b.stats_of(side, u)
         if "opening_fire" in s.flags or "antiaircraft" in s.flags:
             continue
         value = changed.get(u.uid, s.value(side))
@@ -232,17 +237,17 @@ def _submarines(
     marked_now = set(b.marked_now) | set(kaiten)
     taken = {bt.ATTACKER: 0, bt.DEFENDER: 0}
     if kamikaze:
-        stats = b.stats(bt.ATTACKER)
         room = _capacity(b, bt.DEFENDER, _targets(b, bt.DEFENDER, bt.SUBMARINES))
         hits = 0
         for u in b.attackers:
             if u.uid not in kamikaze:
                 continue
             marked_now.add(u.uid)
-            for _ in range(stats[u.type].attack_dice):
+            plane = b.stats_of(bt.ATTACKER, u)
+            for _ in range(plane.attack_dice):
                 if hits >= room:
                     break
-                need = stats[u.type].attack
+                need = plane.attack
                 r = dice.roll(6, f"kamikaze {u.uid}")
                 hits += r <= need
                 events.append(_die("kamikaze", u, r, need))
@@ -261,7 +266,7 @@ def _submarines(
         for sub in subs:
             if hits >= room:
                 break
-            need = changed[side].get(sub.uid, stats[sub.type].value(side))
+            need = changed[side].get(sub.uid, b.stats_of(side, sub).value(side))
             r = dice.roll(6, f"{side} submarine {sub.uid}")
             hits += r <= need
             events.append(_die("submarine", sub, r, need))

@@ -58,8 +58,9 @@ class Plan:
     #: cargo that waits for its sea zone to be cleared before landing
     deferred: bool = False
     raid: bool = False
-    #: a fighter's landing deck: (carrier id, sea zone) the carrier is now committed to
-    pickup: tuple[str, str] | None = None
+    #: fighters' landing decks, in the order of ``units``: (carrier id, sea zone where
+    #: that carrier will be at the end of the turn) (Completing Air Units' Move)
+    decks: list[tuple[str, str]] | None = None
     kamikaze: bool = False
 
 
@@ -113,14 +114,15 @@ def started_contested(ctx: Ctx, u: Unit) -> bool:
 
 def assault_targets_from(ctx: Ctx, zone: str, power: str) -> list[str]:
     """Territories this power assaults from ``zone`` this turn (units already ashore,
-    or cargo waiting to land)."""
+    or cargo waiting to land; in a Joint Strike, U.K. units' assaults too)."""
+    owners = ctx.commanded() if power in ctx.commanded() else (power,)
     out = set()
     for u in ctx.at(zone):
-        if u.owner == power and u.landing:
+        if u.owner in owners and u.landing:
             out.add(u.landing)
     for t in ctx.geo.coast[zone]:
         for u in ctx.at(t):
-            if u.owner == power and u.prev == zone and u.cm and ctx.kind(u) == "land":
+            if u.owner in owners and u.prev == zone and u.cm and ctx.kind(u) == "land":
                 out.add(t)
     return sorted(out)
 
@@ -143,6 +145,9 @@ def cannot_move(ctx: Ctx, u: Unit, mode: str) -> str | None:
         return "industrial complexes never move (Appendix 1)"
     if u.submerged:
         return "it is submerged until the end of the noncombat move (Appendix 1, Submarines)"
+    why = joint_strike_bar(ctx, u)
+    if why:
+        return why
     if mode == "air":
         if cm and u.cm:
             return "it has already made its combat move"
@@ -182,6 +187,21 @@ def cannot_move(ctx: Ctx, u: Unit, mode: str) -> str | None:
     if remaining(ctx, u) <= 0:
         return "it has no movement left"
     return None
+
+
+def joint_strike_bar(ctx: Ctx, u: Unit) -> str | None:
+    """Appendix 3, Joint Strike: the U.S. player commands U.K. units in his combat move
+    (and their combat); in the noncombat move only the U.K. aircraft that attacked fly
+    on to land, and a U.K. carrier committed to take fighters goes to them."""
+    if combat(ctx) or u.owner == ctx.power:
+        return None
+    if (ctx.kind(u) == "air" and u.cm) or (u.type == "carrier" and u.pickup):
+        return None
+    return (
+        "the U.S. moves U.K. units only in its combat move (Appendix 3, Joint Strike); "
+        "now only U.K. aircraft that attacked fly on to land, and a U.K. carrier "
+        "committed to take fighters goes to them"
+    )
 
 
 def mode_for(ctx: Ctx, u: Unit, start: str, end: str) -> str:
@@ -518,10 +538,12 @@ def carrier_reach(ctx: Ctx, carrier: Unit) -> set[str]:
 
 
 def _needs_pickup(ctx: Ctx, carrier: Unit) -> bool:
+    """Whether fighters count on ``carrier`` being in its committed zone."""
     return any(
-        u.type == "fighter" and u.owner == carrier.owner and u.aboard is None
-        for u in ctx.at(carrier.pickup or "")
-    )
+        u.type == "fighter" and u.aboard is None
+        and (u.deck == carrier.id or (u.owner == carrier.owner and u.at == carrier.pickup))
+        for u in ctx.state.units.values()
+    )  # fmt: skip
 
 
 def air_route(
@@ -581,7 +603,7 @@ def air_route(
                 f"After attacking {g.name(end)}, {names} would have {budget - dist} spaces left "
                 f"and no place to land within reach (no suicide runs: {kind} land in territory "
                 "friendly since the start of the turn"
-                + (" or on a friendly carrier" if fighters else "")
+                + (" or on a friendly carrier with a free place" if fighters else "")
                 + ").",
                 hint,
             )
@@ -599,16 +621,21 @@ def air_route(
         ashore = air.multi_land_distance(ctx, power).get(end, 99)
         left = budget - air.route_cost(ctx, power, route)
         if ashore > left:
-            carrier, zone = air.deck_for(ctx, group[0], end, left)
-            if zone is None:
+            decks = air.decks_for(ctx, group, end, left)
+            if decks is None:
                 raise refuse(
                     "Revised: Completing Air Units' Move",
-                    f"After attacking {g.name(end)}, no carrier can be within {left} spaces of "
-                    f"{names} at the end of the turn (no kamikaze attacks).",
+                    f"After attacking {g.name(end)}, no carrier with a free place for "
+                    f"{names} can be within {left} spaces at the end of the turn (no kamikaze "
+                    "attacks; a carrier takes two fighters, those aboard or promised to it "
+                    "included).",
                     hint,
                 )
-            if carrier is not None:
-                plan.pickup = (carrier.id, zone)
+            plan.decks = [(c.id, z) for c, z in decks]
+    elif not cm and end in g.sea:
+        decks = air.decks_for(ctx, group, end, 0)
+        if decks is not None:  # landing_problem has checked it
+            plan.decks = [(c.id, z) for c, z in decks]
     return plan
 
 
@@ -662,9 +689,18 @@ def landing_problem(ctx: Ctx, group: list[Unit], end: str) -> str | None:
     if end in g.sea:
         if any(u.type != "fighter" for u in group):
             return "Only fighters land at sea, on carriers; bombers land in territories."
-        if end in air.carrier_zones(ctx, power):
+        if air.decks_for(ctx, group, end, 0) is not None:
             return None
-        return f"No friendly carrier is in {g.name(end)} or can reach it this turn."
+        ignore = frozenset(u.id for u in group)
+        if end in air.carrier_zones(ctx, power, ignore):
+            return (
+                f"The friendly carriers that can be in {g.name(end)} at the end of the turn "
+                f"have too few free places for {units_phrase(group)} (two fighters to a "
+                "carrier, those aboard or promised to it included)."
+            )
+        return (
+            f"No friendly carrier with a free place is in {g.name(end)} or can reach it this turn."
+        )
     if end in air.landing_territories(ctx, power):
         return None
     if end in ctx.state.captured:
@@ -783,7 +819,8 @@ def unload_problem(ctx: Ctx, u: Unit, end: str) -> str | None:
         return "it is not aboard a transport"
     if u.landing:
         return f"it is already landing in {ctx.geo.name(u.landing)}"
-    if t.owner != u.owner and u.boarded >= s.serial:
+    mine = ctx.commanded()
+    if t.owner != u.owner and u.boarded >= s.serial and not (t.owner in mine and u.owner in mine):
         return (
             f"it boarded {POWER_NAME[t.owner]}'s transport this turn; cargo on a friendly "
             "power's transport goes ashore on a later turn of its owner"
@@ -796,7 +833,7 @@ def unload_problem(ctx: Ctx, u: Unit, end: str) -> str | None:
     pending = {c.landing for c in ctx.cargo(t) if c.landing}
     if pending and end not in pending:
         return f"transport {t.id} already lands cargo in {ctx.geo.name(pending.pop())}"
-    if not combat(ctx) and t.owner == ctx.power:
+    if not combat(ctx) and t.owner in ctx.commanded():
         if t.retreated:
             return (
                 f"transport {t.id} retreated from combat, so its cargo stays aboard (FAQ: Retreats)"
@@ -889,7 +926,7 @@ def can_take_cargo(ctx: Ctx, t: Unit, power: str) -> bool:
             return False
     if t.submerged:
         return False
-    if combat(ctx) or t.owner != ctx.power:
+    if combat(ctx) or t.owner not in ctx.commanded():
         return True
     # Phase 5: a transport that moved in the combat move loads only if it fought (and
     # then not after a retreat); one that fought may load or offload, not both
@@ -924,11 +961,12 @@ def select(ctx: Ctx, order: Move) -> list[Plan]:
             "Revised: Appendix 1, Industrial Complexes",
             "Industrial complexes never move; they stay where they were built.",
         )
-    here = [u for u in ctx.at(start) if u.owner == power]
+    mine = ctx.commanded()
+    here = [u for u in ctx.at(start) if u.owner in mine]
     chosen: list[Unit] = []
     for uid in order.ids:
         u = s.units.get(uid)
-        if u is None or u.owner != power or u.at != start:
+        if u is None or u.owner not in mine or u.at != start:
             raise refuse(R_LAND, f"{uid} is not a {POWER_NAME[power]} unit in {g.name(start)}.")
         chosen.append(u)
     for t, n in order.units.items():
@@ -987,6 +1025,7 @@ def _best_fit(ctx, ready, n, start, waypoints, end, mode, raid, kamikaze=False) 
     ready = sorted(
         ready,
         key=lambda u: (
+            u.owner != ctx.power,  # a Joint Strike: the U.S. units first, then the U.K.'s
             remaining(ctx, u),
             -len(ctx.cargo(u)) if mode == "sea" else 0,
             uid_key(u.id),
@@ -1022,7 +1061,7 @@ def _shortage(ctx: Ctx, power, t, n, start, pool, mode) -> IllegalOrder:
     g = ctx.geo
     name = ctx.info(t).plural.lower()
     if not pool:
-        have = [u for u in ctx.at(start) if u.owner == power]
+        have = [u for u in ctx.at(start) if u.owner in ctx.commanded()]
         return refuse(
             R_LAND if combat(ctx) else R_NCM,
             f"{POWER_NAME[power]} has no {name} in {g.name(start)}.",
@@ -1057,7 +1096,7 @@ def execute(ctx: Ctx, plans: list[Plan]) -> None:
     for p in plans:
         route = p.route
         start, end = route[0], route[-1]
-        steps = air.route_cost(ctx, power, route) if p.mode == "air" else len(route) - 1
+        steps = air.route_cost(ctx, p.units[0].owner, route) if p.mode == "air" else len(route) - 1
         what = units_phrase(p.units)
         if p.mode == "load":
             for u in p.units:
@@ -1146,6 +1185,7 @@ def _air_move(ctx: Ctx, p: Plan) -> None:
     route = p.route
     end = route[-1]
     what = units_phrase(p.units)
+    air.release_decks(ctx, p.units)
     for u in p.units:
         ctx.place_at(u, end)
         if cm:
@@ -1153,13 +1193,8 @@ def _air_move(ctx: Ctx, p: Plan) -> None:
             u.raid = p.raid
             u.kamikaze = p.kamikaze
             u.path = list(route)
-    if p.pickup:
-        carrier = s.units[p.pickup[0]]
-        if carrier.pickup != p.pickup[1]:
-            carrier.pickup = p.pickup[1]
-            ctx.log("pickup", f"{POWER_NAME[power]}'s carrier {carrier.id} is committed to be in "
-                    f"{g.name(carrier.pickup)} at the end of the turn, to take the fighters.",
-                    unit=carrier.id, zone=carrier.pickup)  # fmt: skip
+    if p.decks:
+        air.promise_decks(ctx, p.units, p.decks)
     verb = (
         "raids"
         if p.raid
@@ -1209,7 +1244,7 @@ def _unload(ctx: Ctx, p: Plan) -> None:
             rec["points"] += ctx.info(u.type).transport_cost or 0
             s.na.setdefault("lightning", {})[t.id] = rec
         t.offloaded = end
-        if t.owner == power and (rec is None or p.deferred or len(rec["targets"]) >= 2):
+        if t.owner in ctx.commanded() and (rec is None or p.deferred or len(rec["targets"]) >= 2):
             t.stopped = True
     if p.deferred:
         ctx.log("move", f"{POWER_NAME[power]} declares an amphibious assault on {g.name(end)} "
@@ -1257,7 +1292,7 @@ def bombard(ctx: Ctx, order: Bombard) -> None:
             f"No amphibious assault on {g.name(target)} lands from {g.name(zone)}.",
             f"Assaults from there: {listing(g.name(t) for t in targets)}.",
         )
-    here = [u for u in ctx.at(zone) if u.owner == power and u.aboard is None]
+    here = [u for u in ctx.at(zone) if u.owner in ctx.commanded() and u.aboard is None]
     chosen = []
     for uid in order.ids:
         u = s.units.get(uid)
@@ -1295,6 +1330,8 @@ def destinations(ctx: Ctx, u: Unit, start: str, raid: bool = False) -> set[str]:
     kind = ctx.kind(u)
     out: set[str] = set()
     cm = combat(ctx)
+    if joint_strike_bar(ctx, u):
+        return out
     if kind == "air":
         if cannot_move(ctx, u, "air"):
             return out
@@ -1316,7 +1353,7 @@ def destinations(ctx: Ctx, u: Unit, start: str, raid: bool = False) -> set[str]:
                 return out
             spaces = air.landing_territories(ctx, u.owner)
             if fighter:
-                spaces |= air.carrier_zones(ctx, u.owner)
+                spaces |= air.carrier_zones(ctx, u.owner, frozenset({u.id}))
             for t in spaces:
                 d = dists.get(t)
                 if t != start and d is not None and d <= budget:
@@ -1382,11 +1419,12 @@ def destinations(ctx: Ctx, u: Unit, start: str, raid: bool = False) -> set[str]:
 
 
 def _movers(ctx: Ctx) -> dict[tuple[str, str], list[Unit]]:
-    """The phasing power's units by (space, type), cargo included."""
-    power = ctx.power
+    """The phasing player's units by (space, type), cargo included (in a Joint Strike the
+    U.K.'s as well)."""
+    mine = ctx.commanded()
     out: dict[tuple[str, str], list[Unit]] = {}
     for u in ctx.state.units.values():
-        if u.owner == power:
+        if u.owner in mine:
             out.setdefault((u.at, u.type), []).append(u)
     return out
 
@@ -1430,8 +1468,9 @@ def legal_moves(ctx: Ctx) -> Iterator[Move]:
 
 def legal_bombards(ctx: Ctx) -> Iterator[Bombard]:
     power = ctx.power
+    mine = ctx.commanded()
     zones = sorted({u.at for u in ctx.state.units.values()
-                    if u.owner == power and can_bombard(ctx, u) and u.aboard is None
+                    if u.owner in mine and can_bombard(ctx, u) and u.aboard is None
                     and not u.fought and u.bombard is None and ctx.geo.is_sea(u.at)})  # fmt: skip
     for z in zones:
         if ctx.hostile_zone(z, power):
@@ -1439,7 +1478,7 @@ def legal_bombards(ctx: Ctx) -> Iterator[Bombard]:
         targets = assault_targets_from(ctx, z, power)
         if not targets:
             continue
-        types = sorted({u.type for u in ctx.at(z) if u.owner == power and can_bombard(ctx, u)
+        types = sorted({u.type for u in ctx.at(z) if u.owner in mine and can_bombard(ctx, u)
                         and u.aboard is None and not u.fought and u.bombard is None})  # fmt: skip
         for t in types:
             for target in targets:

@@ -22,6 +22,7 @@ cycles are stepped through one by one instead.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -41,7 +42,7 @@ from engine.games.aa_revised.battle import (
     Slot,
     Unit,
     UnitStats,
-    eligible_types,
+    eligible_among,
     new_battle,
     pick_casualties,
     unit_stats,
@@ -56,6 +57,10 @@ Survivors = tuple[tuple[str, int], ...]
 _WIN, _LOSS, _DRAW, _LEFT = "attacker_win", "defender_win", "draw", "attacker_retreat"
 #: hits from aircraft that may not go to submarines (variant rule only)
 _NON_SUB = "non_sub"
+
+#: how a force names its units: a unit type (``"fighter"``), or a unit type and the power
+#: that owns it (``("fighter", "uk")``), whose developments are then the power's own
+Key = str | tuple[str, str]
 
 
 @dataclass(frozen=True)
@@ -169,15 +174,17 @@ class _Side:
         self,
         role: Side,
         counts: Mapping[str, int],
-        techs: frozenset[str],
+        stats: Mapping[str, UnitStats],
         order: CasualtyOrder,
         sea: bool,
         restricted_air: bool,
     ) -> None:
         self.role = role
-        self.techs = techs
-        self.stats: Mapping[str, UnitStats] = unit_stats(techs)
-        ranking = order.ranking(role, self.stats)
+        #: the unit table, with an entry for each unit type a power fights with under
+        #: developments other than the side's (see :func:`_forces`)
+        self.stats: Mapping[str, UnitStats] = stats
+        self._eligible: dict[str, frozenset[str]] = {}
+        ranking = _ranking(order, role, stats)
         # the types present, cheapest (by the order) first; each with a slot per damage
         self.types = [
             t for t, k in ranking if counts.get(t, 0) > 0 and k == self.stats[t].hit_points - 1
@@ -237,11 +244,20 @@ class _Side:
                     todo.append(j)
 
     def survivors(self, i: int) -> Survivors:
+        """What is left, by unit type (a power's own variant counts as its type)."""
         totals: dict[str, int] = {}
         for (t, _), n in zip(self.slots, self.states[i], strict=True):
             if n:
-                totals[t] = totals.get(t, 0) + n
-        return tuple((t, totals[t]) for t in self.types if t in totals)
+                base = self.stats[t].id
+                totals[base] = totals.get(base, 0) + n
+        order = list(dict.fromkeys(self.stats[t].id for t in self.types))
+        return tuple((t, totals[t]) for t in order if t in totals)
+
+    def eligible(self, source: str) -> frozenset[str]:
+        got = self._eligible.get(source)
+        if got is None:
+            got = self._eligible[source] = eligible_among(self.stats, source)
+        return got
 
     # -- casualties
 
@@ -267,12 +283,10 @@ class _Side:
         """The state after one hit from ``source``."""
         if source == _NON_SUB:
             eligible = frozenset(
-                t
-                for t in eligible_types(self.techs, FIRE)
-                if "opening_fire" not in self.stats[t].flags
+                t for t in self.eligible(FIRE) if "opening_fire" not in self.stats[t].flags
             )
         else:
-            eligible = eligible_types(self.techs, source)
+            eligible = self.eligible(source)
         s = self.states[i]
         counts = {slot: n for slot, n in zip(self.slots, s, strict=True) if n}
         picks = pick_casualties(counts, 1, eligible, self.ranking, self.stats, self.keep_land)
@@ -561,13 +575,14 @@ class _Battle:
 
 
 def battle_odds(
-    attackers: Mapping[str, int],
-    defenders: Mapping[str, int],
+    attackers: Mapping[Key, int],
+    defenders: Mapping[Key, int],
     *,
     sea: bool = False,
-    bombarding: Mapping[str, int] | None = None,
+    bombarding: Mapping[Key, int] | None = None,
     attacker_techs: Iterable[str] = (),
     defender_techs: Iterable[str] = (),
+    owner_techs: Mapping[str, Iterable[str]] | None = None,
     attacker_order: CasualtyOrder = CHEAPEST_FIRST,
     defender_order: CasualtyOrder = CHEAPEST_FIRST,
     retreat_when: int | None = None,
@@ -586,18 +601,37 @@ def battle_odds(
     modelled here). Checks the forces as :func:`.battle.new_battle` does
     and raises :class:`~engine.core.errors.IllegalOrder` with the rule if they cannot
     fight.
+
+    Developments are the side's (``attacker_techs``, ``defender_techs``), except for
+    units named with their power, ``{("fighter", "uk"): 1, ("fighter", "usa"): 2}``:
+    those fight with ``owner_techs[power]`` when the power is listed there (Revised:
+    Phase 1: powers cannot share their technology).
+
+    >>> mixed = battle_odds({"fighter": 2}, {("fighter", "uk"): 1, ("fighter", "usa"): 1},
+    ...                     owner_techs={"uk": {"jet_fighters"}})
+    >>> jets = battle_odds({"fighter": 2}, {"fighter": 2}, defender_techs={"jet_fighters"})
+    >>> plain = battle_odds({"fighter": 2}, {"fighter": 2})
+    >>> plain.attacker_win > mixed.attacker_win > jets.attacker_win
+    True
     """
     bombarding = dict(bombarding or {})
     a_techs, d_techs = frozenset(attacker_techs), frozenset(defender_techs)
+    per_owner = {p: frozenset(t) for p, t in (owner_techs or {}).items()}
     for label, counts in (
         ("attacker", attackers),
         ("defender", defenders),
         ("bombard", bombarding),
     ):
-        for t, n in counts.items():
+        for key, n in counts.items():
+            if not isinstance(key, str) and not (
+                isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, str) for k in key)
+            ):
+                raise IllegalOrder("", f"The {label}'s {key!r} is neither a unit type nor "
+                                   "a (unit type, power) pair.")  # fmt: skip
             if not isinstance(n, int) or n < 0:
                 raise IllegalOrder(
-                    "", f"The {label}'s count of {t} must be a whole number, 0 or more."
+                    "",
+                    f"The {label}'s count of {_key_name(key)} must be a whole number, 0 or more.",
                 )
     if rounds is not None and rounds < 1:
         raise IllegalOrder("", "The number of rounds must be at least 1.")
@@ -624,19 +658,24 @@ def battle_odds(
         amphibious=amphibious,
         attacker_techs=a_techs,
         defender_techs=d_techs,
+        owner_techs=per_owner,
         rules=rules,
     )
-    a_stats, d_stats = unit_stats(a_techs), unit_stats(d_techs)
+    a_stats = dict(unit_stats(a_techs))
+    d_stats = dict(unit_stats(d_techs))
+    attackers = _forces(attackers, a_techs, per_owner, a_stats)
+    bombarding = _forces(bombarding, a_techs, per_owner, a_stats)
+    defenders = _forces(defenders, d_techs, per_owner, d_stats)
     aa_types = {t for t in defenders if "antiaircraft" in d_stats[t].flags}
     fighting_defenders = {t: n for t, n in defenders.items() if t not in aa_types}
     restricted = rules.air_needs_destroyer and sea
-    att = _Side(ATTACKER, attackers, a_techs, attacker_order, sea, restricted)
-    dfn = _Side(DEFENDER, fighting_defenders, d_techs, defender_order, sea, restricted)
+    att = _Side(ATTACKER, attackers, a_stats, attacker_order, sea, restricted)
+    dfn = _Side(DEFENDER, fighting_defenders, d_stats, defender_order, sea, restricted)
     aa_hit_on = 0
     if aa_types and not sea and any(a_stats[t].kind == "air" for t in att.types):
         aa_hit_on = d_stats[sorted(aa_types)[0]].defense
     bombard = None
-    if amphibious and any(t in eligible_types(d_techs, BOMBARDMENT) for t in dfn.types):
+    if amphibious and any(t in dfn.eligible(BOMBARDMENT) for t in dfn.types):
         groups: dict[int, int] = {}
         for t, n in bombarding.items():
             v = a_stats[t].attack
@@ -648,5 +687,51 @@ def battle_odds(
     return battle.solve(rounds)
 
 
-def _units(prefix: str, counts: Mapping[str, int]) -> list[Unit]:
-    return [Unit(f"{prefix}{t}{i}", t) for t, n in counts.items() for i in range(n)]
+def _key_name(key: Key) -> str:
+    return key if isinstance(key, str) else f"{key[1]}'s {key[0]}"
+
+
+def _units(prefix: str, counts: Mapping[Key, int]) -> list[Unit]:
+    out = []
+    for key, n in counts.items():
+        t, owner = (key, "") if isinstance(key, str) else key
+        out += [Unit(f"{prefix}{t}{owner}{i}", t, owner) for i in range(n)]
+    return out
+
+
+def _forces(
+    counts: Mapping[Key, int],
+    side_techs: frozenset[str],
+    owner_techs: Mapping[str, frozenset[str]],
+    stats: dict[str, UnitStats],
+) -> dict[str, int]:
+    """``counts`` by the names :class:`_Side` works with: a unit type when it fights with
+    the side's developments, ``"type@tech+tech"`` when its power's are others (that
+    entry is added to ``stats``, which starts as the side's unit table)."""
+    out: dict[str, int] = {}
+    for key, n in counts.items():
+        t, owner = (key, None) if isinstance(key, str) else key
+        techs = owner_techs.get(owner, side_techs) if owner is not None else side_techs
+        name = t
+        if techs != side_techs:
+            name = f"{t}@{'+'.join(sorted(techs)) or 'none'}"
+            stats[name] = unit_stats(techs)[t]
+        out[name] = out.get(name, 0) + n
+    return out
+
+
+def _ranking(order: CasualtyOrder, role: Side, stats: Mapping[str, UnitStats]) -> tuple[Slot, ...]:
+    """``order.ranking`` over a table that may hold a power's own variants of a type: a
+    variant follows its type in ``order.first``, the weaker first, as
+    :func:`.battle.suggest_casualties` takes the weaker of two units of one type."""
+    if order.first and len(stats) > len({s.id for s in stats.values()}):
+
+        def weight(name: str) -> int:
+            s = stats[name]
+            return s.value(role) * (s.attack_dice if role == ATTACKER else 1)
+
+        first: list[str] = []
+        for t in order.first:
+            first += sorted((k for k, s in stats.items() if s.id == t), key=weight)
+        order = dataclasses.replace(order, first=tuple(first))
+    return order.ranking(role, stats)

@@ -15,15 +15,20 @@ move UNITS FROM [VIA ...] TO [kamikaze]   combat and noncombat moves (Phases 3 a
 bomb UNITS FROM [VIA ...] TO  a strategic bombing raid on TO (Phase 3, Special Combats)
 bombard UNITS ZONE TERRITORY  ships in ZONE bombard an amphibious assault (Phase 3)
 attack SPACE                  fight the battle in SPACE next (Phase 4)
+calloff TERRITORY             call off the amphibious landing in TERRITORY (Phase 4)
 rocket FROM TARGET            a rocket strike from an antiaircraft gun (Rockets)
 casualties UNITS              the units that take the hits now (Phase 4, steps 4-6)
 press [submerge UNITS]        the attacker fights another cycle (Phase 4, step 7)
 retreat SPACE|air [submerge UNITS]   the attacker retreats (Phase 4, step 7)
 submerge UNITS | submerge none       the defender's submarines submerge, or not
 kaiten UNITS | kaiten none           Japan's defending submarines strike as kaiten, or not
+joint                         the U.K. declares its Joint Strike (national advantage)
+agree | disagree              the U.K. accepts the U.S. choice of attacking casualties in a
+                              Joint Strike, or not (then the defender chooses)
 place UNITS SPACE             mobilize new units (Phase 6)
 standing casualties TYPE ... | ask   a casualty order used without asking
 standing submerge ask|never|always   the same for submerging
+standing joint agree|ask      the U.K. agrees to every U.S. casualty choice in a Joint Strike
 winter                        Russian Winter (national advantage)
 convert UNITS TERRITORY       Lend-Lease: friendly units there become Soviet (advantage)
 done                          end this phase or step
@@ -104,6 +109,14 @@ class Attack(Order):
     text_fields: ClassVar[tuple[str, ...]] = ("space",)
 
 
+class CallOff(Order):
+    """The attacker calls off an amphibious landing declared in the combat move."""
+
+    verb: Literal["calloff"] = "calloff"
+    space: str
+    text_fields: ClassVar[tuple[str, ...]] = ("space",)
+
+
 class Rocket(Order):
     verb: Literal["rocket"] = "rocket"
     origin: str
@@ -162,8 +175,8 @@ class Place(Order):
 
 class Standing(Order):
     verb: Literal["standing"] = "standing"
-    what: Literal["casualties", "submerge"]
-    #: casualties: unit types, most expendable first ([] = ask); submerge: one word
+    what: Literal["casualties", "submerge", "joint"]
+    #: casualties: unit types, most expendable first ([] = ask); submerge, joint: one word
     values: list[str] = []
 
     def text(self) -> str:
@@ -199,6 +212,24 @@ class Kaiten(Order):
         return " ".join(["kaiten", *(units_text(self.units, []) or ["none"])])
 
 
+class JointStrike(Order):
+    """Joint Strike: the U.K. skips its combat; the U.S. attacks with U.K. units."""
+
+    verb: Literal["joint"] = "joint"
+
+
+class Agree(Order):
+    """Joint Strike: the U.K. agrees to the attacking casualties the U.S. chose."""
+
+    verb: Literal["agree"] = "agree"
+
+
+class Disagree(Order):
+    """Joint Strike: the U.K. does not agree; the defender chooses them."""
+
+    verb: Literal["disagree"] = "disagree"
+
+
 class Done(Order):
     verb: Literal["done"] = "done"
 
@@ -212,6 +243,7 @@ ORDER_TYPES: dict[str, type[Order]] = {
         Bomb,
         Bombard,
         Attack,
+        CallOff,
         Rocket,
         Casualties,
         Press,
@@ -222,6 +254,9 @@ ORDER_TYPES: dict[str, type[Order]] = {
         Winter,
         Convert,
         Kaiten,
+        JointStrike,
+        Agree,
+        Disagree,
         Done,
     )  # fmt: skip
 }
@@ -230,12 +265,15 @@ ORDER_TYPES: dict[str, type[Order]] = {
 SECTION = {
     "research": "Revised: Phase 1", "buy": "Revised: Phase 2", "move": "Revised: Phase 3",
     "bomb": "Revised: Strategic Bombing Raids", "bombard": "Revised: Amphibious Assaults",
-    "attack": "Revised: Phase 4", "rocket": "Revised: Rocket Strikes",
+    "attack": "Revised: Phase 4", "calloff": "Revised: Special Combats, Amphibious Assaults",
+    "rocket": "Revised: Rocket Strikes",
     "casualties": "Revised: Conduct Combat", "press": "Revised: Step 7",
     "retreat": "Revised: Step 7", "submerge": "Revised: Appendix 1, Submarines",
     "place": "Revised: Phase 6", "standing": "Umpire: standing orders",
     "winter": "Revised: Appendix 3, Russian Winter", "done": "Revised: Turn Sequence",
     "convert": "Revised: Appendix 3, Lend-Lease", "kaiten": "Revised: Appendix 3, Kaiten Torpedoes",
+    "joint": "Revised: Appendix 3, Joint Strike", "agree": "Revised: Appendix 3, Joint Strike",
+    "disagree": "Revised: Appendix 3, Joint Strike",
 }  # fmt: skip
 
 USAGE = {
@@ -245,16 +283,21 @@ USAGE = {
     "bomb": "bomb N bmb FROM [VIA ...] TARGET",
     "bombard": "bombard N bb ZONE TERRITORY",
     "attack": "attack SPACE",
+    "calloff": "calloff TERRITORY (call off an amphibious landing)",
     "rocket": "rocket FROM TARGET",
     "casualties": "casualties N TYPE [N TYPE ...]",
     "press": "press [submerge N sub]",
     "retreat": "retreat SPACE [submerge N sub]  or  retreat air",
     "submerge": "submerge N sub  or  submerge none",
     "place": "place N TYPE [N TYPE ...] SPACE",
-    "standing": "standing casualties TYPE TYPE ... | ask,  or  standing submerge ask|never|always",
+    "standing": "standing casualties TYPE TYPE ... | ask,  or  standing submerge ask|never|always,"
+    "  or  standing joint agree|ask",
     "winter": "winter",
     "convert": "convert N TYPE TERRITORY (Lend-Lease)",
     "kaiten": "kaiten N sub  or  kaiten none (Kaiten Torpedoes)",
+    "joint": "joint (Joint Strike)",
+    "agree": "agree (Joint Strike)",
+    "disagree": "disagree (Joint Strike)",
     "done": "done",
 }
 
@@ -299,7 +342,7 @@ def parse_order(text: str) -> Order:
         return sid
 
     match verb:
-        case "done" | "winter":
+        case "done" | "winter" | "joint" | "agree" | "disagree":
             if args:
                 raise bad(f"'{verb}' takes nothing after it.")
             return ORDER_TYPES[verb]()
@@ -337,6 +380,10 @@ def parse_order(text: str) -> Order:
             if len(args) != 1:
                 raise bad("'attack' needs the space whose battle is fought next.")
             return Attack(space=space(args[0]))
+        case "calloff":
+            if len(args) != 1:
+                raise bad("'calloff' needs the territory whose landing is called off.")
+            return CallOff(space=space(args[0]))
         case "rocket":
             if len(args) != 2:
                 raise bad("'rocket' needs the gun's territory and the target territory.")
@@ -373,10 +420,14 @@ def parse_order(text: str) -> Order:
                 raise bad(f"'{verb}' needs the units and one space.")
             return ORDER_TYPES[verb](units=units, at=space(rest[0]))
         case "standing":
-            if not args or args[0].lower() not in ("casualties", "submerge"):
-                raise bad("'standing' is followed by 'casualties' or 'submerge'.")
+            if not args or args[0].lower() not in ("casualties", "submerge", "joint"):
+                raise bad("'standing' is followed by 'casualties', 'submerge' or 'joint'.")
             what = args[0].lower()
             vals = [a.lower() for a in args[1:]]
+            if what == "joint":
+                if vals not in (["agree"], ["ask"]):
+                    raise bad("'standing joint' takes agree or ask.")
+                return Standing(what="joint", values=vals)
             if what == "submerge":
                 if vals not in (["ask"], ["never"], ["always"]):
                     raise bad("'standing submerge' takes ask, never or always.")

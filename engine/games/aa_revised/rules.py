@@ -36,13 +36,17 @@ from engine.games.aa_revised.context import Ctx, count_text, listing, refuse
 from engine.games.aa_revised.geography import UNIT_ORDER, geography, units
 from engine.games.aa_revised.options import Options
 from engine.games.aa_revised.orders import (
+    Agree,
     Attack,
     Bomb,
     Bombard,
     Buy,
+    CallOff,
     Casualties,
     Convert,
+    Disagree,
     Done,
+    JointStrike,
     Kaiten,
     Move,
     Place,
@@ -88,13 +92,14 @@ SEATINGS: dict[str, dict[str, tuple[str, ...]]] = {
 VERBS = {
     "research": ["research", "done"],
     "purchase": ["buy", "convert", "done"],
-    "combat_move": ["move", "bomb", "bombard", "done"],
-    "combat": ["attack", "rocket", "done"],
+    "combat_move": ["move", "bomb", "bombard", "joint", "done"],
+    "combat": ["attack", "calloff", "rocket", "done"],
     "casualties": ["casualties"],
+    "agree": ["agree", "disagree"],
     "press": ["press", "retreat"],
     "submerge": ["submerge"],
     "noncombat": ["move", "done"],
-    "mobilize": ["place", "done"],
+    "mobilize": ["place", "move", "done"],
     "income": ["winter", "done"],
     "enigma": ["move", "done"],
 }
@@ -176,18 +181,31 @@ class AxisAndAlliesRevised:
                     role=who,
                     kind="kaiten",
                     verbs=["kaiten"],
-                    text=f"Battle in {where}: Japan may strike with kaiten torpedoes "
-                    "('kaiten N sub' or 'kaiten none').",
+                    text=f"Battle in {where}, cycle {a.b.cycle}: Japan may strike with kaiten "
+                    "torpedoes this cycle ('kaiten N sub' or 'kaiten none').",
+                    **base,
+                )
+            if need.kind == "casualties" and a.proposal:
+                return Prompt(
+                    role=who,
+                    kind="agree",
+                    verbs=VERBS["agree"],
+                    text=f"Battle in {where}: Joint Strike: the United States would take "
+                    f"{combat_phase._named(ctx, a, a.proposal)} as attacking casualties. "
+                    f"'agree', or 'disagree' and {POWER_NAME[a.defender]} chooses them.",
                     **base,
                 )
             if need.kind == "casualties":
+                whose = ""
+                if decider != (a.attacker if need.side == bt.ATTACKER else a.defender):
+                    whose = " among the attackers (the U.K. did not agree: Joint Strike)"
                 return Prompt(
                     role=who,
                     kind="casualties",
                     verbs=VERBS["casualties"],
                     text=f"Battle in {where}: {POWER_NAME[decider]} chooses {need.count} "
-                    f"casualt{'y' if need.count == 1 else 'ies'} ('casualties N TYPE ...'). "
-                    + combat_phase._choices(ctx, need),
+                    f"casualt{'y' if need.count == 1 else 'ies'}{whose} ('casualties N TYPE "
+                    "...' or unit ids). " + combat_phase._choices(ctx, need),
                     **base,
                 )
             if need.kind == "press_or_retreat":
@@ -222,12 +240,19 @@ class AxisAndAlliesRevised:
         texts = {
             "research": f"{head}: develop weapons ({s.ipcs.get(power, 0)} IPCs; 'research TECH DICE' or 'done').",
             "purchase": f"{head}: purchase units ({s.ipcs.get(power, 0)} IPCs; 'buy N TYPE ...' or 'done').",
-            "combat_move": f"{head}: combat move ('move ...', 'bomb ...', 'bombard ...' or 'done').",
+            "combat_move": f"{head}: combat move ('move ...', 'bomb ...', 'bombard ...'"
+            + (", 'joint' for the Joint Strike" if advantages.joint_strike_problem(ctx) is None else "")
+            + " or 'done')"
+            + (" with U.K. units too (Joint Strike)" if "uk" in ctx.commanded() and power == "usa" else "")
+            + ".",
             "combat": f"{head}: conduct combat; battles left: "
             f"{listing(ctx.geo.name(b) for b in combat_phase.choosable(ctx))} ('attack SPACE'"
+            + (", 'calloff TERRITORY'" if combat_phase.call_off_options(ctx) else "")
             + (", 'rocket FROM TARGET'" if bombing.rocket_options(ctx) else "") + " or 'done').",
             "noncombat": f"{head}: noncombat move ('move ...' or 'done').",
-            "mobilize": f"{head}: mobilize {count_text(s.pending)} ('place N TYPE SPACE' or 'done').",
+            "mobilize": f"{head}: mobilize {count_text(s.pending)} ('place N TYPE SPACE'"
+            + (", 'move N ftr FROM ZONE' onto a new carrier" if any(mobilize.deck_moves(ctx)) else "")
+            + " or 'done').",
             "income": f"{head}: collect income; declare a Russian Winter ('winter') or 'done'.",
         }  # fmt: skip
         return Prompt(role=role, kind=phase, verbs=VERBS[phase], text=texts[phase], **base)
@@ -327,6 +352,8 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
             movement.move(ctx, order)
         case "combat_move", Bombard():
             movement.bombard(ctx, order)
+        case "combat_move", JointStrike():
+            advantages.declare_joint_strike(ctx)
         case "combat_move", Done():
             if advantages.enigma_available(ctx):
                 s.phase = "enigma"
@@ -340,6 +367,8 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
             combat_phase.begin(ctx)
         case "combat", Attack():
             combat_phase.attack(ctx, order)
+        case "combat", CallOff():
+            combat_phase.call_off(ctx, order)
         case "combat", Rocket():
             bombing.rocket(ctx, order)
         case "combat", Done():
@@ -361,6 +390,10 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
             combat_phase.submerge(ctx, order)
         case "kaiten", Kaiten():
             combat_phase.kaiten(ctx, order)
+        case "agree", Agree():
+            combat_phase.agree(ctx, order)
+        case "agree", Disagree():
+            combat_phase.disagree(ctx, order)
         case "noncombat", Move():
             if isinstance(order, Bomb):
                 raise refuse(
@@ -372,6 +405,8 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
             _next_phase(ctx, "mobilize")
         case "mobilize", Place():
             mobilize.place(ctx, order)
+        case "mobilize", Move():
+            mobilize.deck_fighters(ctx, order)
         case "mobilize", Done():
             mobilize.finish(ctx)
             _next_phase(ctx, "income")
@@ -433,12 +468,15 @@ def settle(ctx: Ctx) -> None:
             if not choices and not s.battles and not rockets:
                 _end_combat(ctx)
                 continue
-            if len(choices) == 1 and not rockets:
+            # the last battle starts on its own, unless a landing may still be called off
+            if len(choices) == 1 and not rockets and not combat_phase.call_off_options(ctx):
                 combat_phase.start(ctx, choices[0])
                 continue
             return
         if phase == "mobilize":
-            if ctx.capital_held(power) and (s.pending or advantages.chinese_division_sites(ctx)):
+            if ctx.capital_held(power) and (
+                s.pending or advantages.chinese_division_sites(ctx) or any(mobilize.deck_moves(ctx))
+            ):
                 return
             mobilize.finish(ctx)
             s.phase = "income"
@@ -481,16 +519,23 @@ def _enumerate(ctx: Ctx, p: Prompt):
         yield from movement.legal_moves(ctx)
         if kind == "combat_move":
             yield from movement.legal_bombards(ctx)
+            if advantages.joint_strike_problem(ctx) is None:
+                yield JointStrike()
         yield Done()
     elif kind == "combat":
         for b in combat_phase.choosable(ctx):
             yield Attack(space=b)
+        for t in combat_phase.call_off_options(ctx):
+            yield CallOff(space=t)
         for origin, target in bombing.rocket_options(ctx):
             yield Rocket(origin=origin, target=target)
         if not s.battles and not s.raids:
             yield Done()
     elif kind == "casualties":
         yield from _casualty_orders(ctx)
+    elif kind == "agree":
+        yield Agree()
+        yield Disagree()
     elif kind == "press":
         a = s.battle
         subs = [u for u in a.b.attackers if u.type == "submarine"]
@@ -514,6 +559,7 @@ def _enumerate(ctx: Ctx, p: Prompt):
             yield Submerge(units={"submarine": n})
     elif kind == "mobilize":
         yield from mobilize.legal_places(ctx)
+        yield from mobilize.deck_moves(ctx)
         for t in advantages.chinese_division_sites(ctx):
             yield Place(units={"infantry": 1}, at=t)
         yield Done()

@@ -97,6 +97,8 @@ class Unit:
     path: list[str] = field(default_factory=list)
     #: a carrier committed to pick up fighters in this sea zone (Appendix 1, Fighters)
     pickup: str | None = None
+    #: a fighter: the carrier it is promised a place on at the end of the turn
+    deck: str | None = None
     #: Japan's kamikaze aircraft (national advantage)
     kamikaze: bool = False
     #: Panzerblitz (national advantage): may move one territory in noncombat
@@ -107,7 +109,7 @@ class Unit:
             self.id, self.type, self.owner, self.at, self.aboard, self.moved, self.prev,
             self.cm, self.fought, self.retreated, self.stopped, self.submerged,
             self.boarded, self.offloaded, self.loaded, self.landing, self.bombard,
-            self.raid, self.pinned, list(self.path), self.pickup, self.kamikaze,
+            self.raid, self.pinned, list(self.path), self.pickup, self.deck, self.kamikaze,
             self.blitz_again,
         )  # fmt: skip
 
@@ -116,7 +118,7 @@ class Unit:
         self.moved = 0
         self.prev = None
         self.cm = self.fought = self.retreated = self.stopped = False
-        self.offloaded = self.landing = self.bombard = self.pickup = None
+        self.offloaded = self.landing = self.bombard = self.pickup = self.deck = None
         self.loaded = self.raid = self.pinned = self.kamikaze = self.blitz_again = False
         if self.path:
             self.path = []
@@ -141,20 +143,22 @@ class ActiveBattle:
     carrier_fighters: list[str] = field(default_factory=list)
     #: red territory, Salvage bookkeeping: an attacking tank was lost
     tanks_lost: bool = False
-    #: national advantages fixed when the battle began ("banzai", "wolf_packs",
-    #: "kaiten_ask" while Japan has to choose its kaiten, "first_strike_done")
+    #: national advantages fixed when the battle began ("banzai", "wolf_packs", "joint"
+    #: for a Joint Strike's U.S. and U.K. attackers), and the battle's progress with them
+    #: ("kaiten_ask" while Japan chooses its kaiten, "kaiten_asked:N" for cycle N,
+    #: "kamikaze_done", "joint_defender_picks" after the U.K. disagreed)
     flags: list[str] = field(default_factory=list)
-    #: defending Japanese submarines designated as kaiten torpedoes
+    #: defending Japanese submarines designated as kaiten torpedoes this cycle
     kaiten: list[str] = field(default_factory=list)
-    #: submarine victims kept on the board by a destroyer, due to go at step 6
-    doomed: list[str] = field(default_factory=list)
+    #: Joint Strike: attacking casualties the U.S. chose, waiting for the U.K. to agree
+    proposal: list[str] = field(default_factory=list)
 
     def copy(self) -> ActiveBattle:
         return ActiveBattle(
             self.space, self.sea, self.attacker, self.defender, self.b,
             list(self.land_origins), list(self.sea_origins), list(self.kamikaze),
             list(self.carrier_fighters), self.tanks_lost, list(self.flags), list(self.kaiten),
-            list(self.doomed),
+            list(self.proposal),
         )  # fmt: skip
 
 
@@ -187,6 +191,8 @@ class State:
     placed: dict[str, int] = field(default_factory=dict)
     #: ids of the units mobilized this turn (new carriers take new fighters)
     fresh: list[str] = field(default_factory=list)
+    #: carriers mobilized this turn -> the territory of the complex that built each
+    carrier_ics: dict[str, str] = field(default_factory=dict)
     #: territories captured (or liberated) this turn
     captured: list[str] = field(default_factory=list)
     #: spaces where combat was fought this turn
@@ -233,7 +239,7 @@ class State:
             dict(self.start_control), list(self.ics), dict(self.ipcs),
             {k: list(v) for k, v in self.techs.items()}, dict(self.start_production),
             self.researched, dict(self.pending), dict(self.placed), list(self.fresh),
-            list(self.captured),
+            dict(self.carrier_ics), list(self.captured),
             list(self.contested), list(self.battles), list(self.raids),
             self.battle.copy() if self.battle else None, list(self.rocket_from),
             list(self.rocket_at), list(self.stranded),
@@ -259,6 +265,7 @@ class State:
         d["units"] = {k: Unit(**v) for k, v in d["units"].items()}
         if d.get("battle"):
             a = dict(d["battle"])
+            a.pop("doomed", None)  # snapshots from before battle.py removed them itself
             a["b"] = battle_from_dict(a["b"])
             d["battle"] = ActiveBattle(**a)
         return cls(**d)
@@ -311,6 +318,7 @@ def battle_to_dict(b: bt.Battle) -> dict[str, Any]:
         "amphibious": b.amphibious,
         "attacker_techs": sorted(b.attacker_techs),
         "defender_techs": sorted(b.defender_techs),
+        "owner_techs": {owner: sorted(techs) for owner, techs in b.owner_techs},
         "air_needs_destroyer": b.rules.air_needs_destroyer,
         "cycle": b.cycle,
         "step": b.step,
@@ -340,6 +348,9 @@ def battle_from_dict(d: dict[str, Any]) -> bt.Battle:
         amphibious=d["amphibious"],
         attacker_techs=frozenset(d["attacker_techs"]),
         defender_techs=frozenset(d["defender_techs"]),
+        owner_techs=tuple(
+            sorted((owner, frozenset(t)) for owner, t in d.get("owner_techs", {}).items())
+        ),
         rules=bt.Rules(air_needs_destroyer=d["air_needs_destroyer"]),
         cycle=d["cycle"],
         step=d["step"],
