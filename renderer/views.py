@@ -16,6 +16,15 @@ class UnknownView(ValueError):
     """A view no renderer knows how to draw."""
 
 
+def can_draw(view: Any) -> bool:
+    """Whether :func:`render_png` knows this kind of view."""
+    if isinstance(view, HexMapView):
+        return True
+    from renderer.areaview import AreaMapView
+
+    return isinstance(view, AreaMapView) or (isinstance(view, dict) and "map" in view)
+
+
 def default_width(view: Any) -> int:
     return 1600 if isinstance(view, HexMapView) else 2000
 

@@ -33,12 +33,12 @@ def default_renderer() -> Renderer | None:
 
 
 def drawable(view: Any) -> bool:
-    """Whether the renderer knows how to draw this kind of view (a hex map)."""
+    """Whether the renderer knows how to draw this kind of view (a hex or an area map)."""
     try:
-        from engine.core.view import HexMapView
-    except ModuleNotFoundError:  # pragma: no cover - the engine is always there
+        from renderer.views import can_draw
+    except ModuleNotFoundError:
         return False
-    return isinstance(view, HexMapView)
+    return can_draw(view)
 
 
 def fit_png(draw: Renderer, view: Any, width: int, limit: int) -> tuple[bytes, int] | None:
