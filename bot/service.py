@@ -923,6 +923,25 @@ class Service:
             async with self.store.write() as tx:
                 return await tx.insert_audit(game_id, by, act, detail, why, self.clock())
 
+    async def set_deadline_policy(
+        self, game_id: str, by: str, policy: dict[str, Any], why: str = ""
+    ) -> None:
+        """Store how long decisions may take in this game (ARCHITECTURE: Asynchronous play),
+        in the same transaction as the audit entry that records who changed it and why."""
+        async with self._locked(game_id):
+            await self._live(game_id)
+            async with self.store.write() as tx:
+                await tx.update_game(game_id, deadline_policy=policy)
+                await tx.insert_audit(game_id, by, "deadline-policy", policy, why, self.clock())
+
+    async def deadline_policy(self, game_id: str) -> dict[str, Any] | None:
+        """The game's deadline policy, or None where the front end's defaults apply."""
+        async with self.store.read() as tx:
+            game = await tx.game(game_id)
+            if game is None:
+                raise ServiceError(f"There is no game {game_id!r}.")
+            return game.deadline_policy
+
     async def audit(self, game_id: str) -> list[dict[str, Any]]:
         async with self.store.read() as tx:
             if await tx.game(game_id) is None:

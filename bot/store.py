@@ -77,6 +77,7 @@ class GameRow:
     version: int = 0
     result: dict[str, Any] | None = None
     ended_at: float | None = None
+    deadline_policy: dict[str, Any] | None = None
 
 
 @dataclass
@@ -159,8 +160,9 @@ class NotificationRow:
     cancelled_at: float | None = None
 
 
-_GAME_JSON = {"options", "setup_rolls", "result"}
+_GAME_JSON = {"options", "setup_rolls", "result", "deadline_policy"}
 _GAME_UPDATABLE = {
+    "deadline_policy",
     "status",
     "channel",
     "revealed_at",

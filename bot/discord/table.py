@@ -6,9 +6,8 @@ results as they happen, the public map and the turn's log when a player turn end
 mention of the player whose decision it now is, pinging nobody else. It also arms the
 next deadline, and applies standing orders or defaults when one passes.
 
-Everything it needs beyond the service's API is kept thin and says so: a game's deadline
-policy is an audit entry (``deadline-policy``), and the start of a player turn is found
-from the snapshots the service writes at every change of phase.
+Everything it needs beyond the service's API is kept thin and says so: the start of a
+player turn is found from the snapshots the service writes at every change of phase.
 """
 
 from __future__ import annotations
@@ -46,7 +45,6 @@ log = logging.getLogger(__name__)
 
 #: who the bot is in the audit trail and on deadlines it sets
 UMPIRE = "umpire"
-POLICY_ACT = "deadline-policy"
 DEFAULT_APPLIED_ACT = "deadline-default"
 #: notices the table posts itself right after the command; the scheduler only sends
 #: the ones a crash kept from being posted
@@ -176,22 +174,13 @@ class GameTable:
         return Policy(s.deadline_hours * HOUR, s.reply_hours * HOUR, tuple(s.reminders))
 
     async def policy(self, game_id: str) -> Policy:
-        entries = [a for a in await self.service.audit(game_id) if a["act"] == POLICY_ACT]
-        if not entries:
+        d = await self.service.deadline_policy(game_id)
+        if d is None:
             return self.default_policy()
-        d = entries[-1]["detail"]
         return Policy(d["phase_seconds"], d["reply_seconds"], tuple(d["reminders"]))
 
     async def set_policy(self, game_id: str, by: str, policy: Policy, why: str = "") -> None:
-        """Stored as an audit entry: a change of deadlines is a moderator's act, and the
-        service has no other place for it yet."""
-        await self._audit(game_id, by, POLICY_ACT, asdict(policy), why)
-
-    async def _audit(
-        self, game_id: str, by: str, act: str, detail: dict[str, Any], why: str
-    ) -> None:
-        async with self.service.store.write() as tx:
-            await tx.insert_audit(game_id, by, act, detail, why, self.service.clock())
+        await self.service.set_deadline_policy(game_id, by, asdict(policy), why)
 
     async def ensure_deadline(self, game_id: str) -> DeadlineInfo | None:
         """Give the current decision its deadline, unless it has one (ARCHITECTURE:
@@ -603,7 +592,7 @@ class GameTable:
                 # The player (or a moderator) acted in the meantime: nothing left to default.
                 log.info("no default applied in game %s: %s", d.game, exc)
                 break
-            await self._audit(
+            await self.service.record(
                 d.game,
                 UMPIRE,
                 DEFAULT_APPLIED_ACT,
