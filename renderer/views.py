@@ -25,10 +25,6 @@ def can_draw(view: Any) -> bool:
     return isinstance(view, AreaMapView) or (isinstance(view, dict) and "map" in view)
 
 
-def default_width(view: Any) -> int:
-    return 1600 if isinstance(view, HexMapView) else 2000
-
-
 def render_png(view: Any, width: int | None = None) -> bytes:
     """PNG bytes of any game's view, about ``width`` pixels wide (a sensible default per kind)."""
     if isinstance(view, HexMapView):

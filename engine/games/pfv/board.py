@@ -8,7 +8,7 @@ from __future__ import annotations
 from engine.core.hexmap import HexMap
 from engine.games.pfv.options import Options
 from engine.games.pfv.pack import Counter, CountersPack, Face, ScenarioPack, Side
-from engine.games.pfv.state import ALLIED, AXIS, State, enemy
+from engine.games.pfv.state import ALLIED, AXIS, State
 
 ROAD_COST = 0.5
 
@@ -211,7 +211,3 @@ class Board:
             ):
                 held.add(p.hex)
         return sorted(held)
-
-
-def other(side: str) -> str:
-    return enemy(side)

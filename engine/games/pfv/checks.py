@@ -798,7 +798,11 @@ def _check_scenario_hexes(s: ScenarioPack, f: _File, m: HexMap) -> None:
             f.add(f"hex {h} is not on the map (PFV 17)", *loc)
     for piece, h in s.default_setup.items():
         if h not in m.hex or not m.land.get(h):
-            f.add(f"default_setup puts {piece} in {h}, which is not a land hex of the map", "default_setup", piece)
+            f.add(
+                f"default_setup puts {piece} in {h}, which is not a land hex of the map",
+                "default_setup",
+                piece,
+            )
 
 
 __all__ = [

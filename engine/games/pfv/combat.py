@@ -144,7 +144,6 @@ def declare(ctx: Ctx, order: Attack) -> None:
         attacker_air=air,
         general=general,
         supports=supports,
-        def_pieces=list(stacks.get(order.target, [])),
     )
     if air:
         ctx.put(air, here)  # flown over the attacking unit's hex

@@ -197,7 +197,9 @@ def auto(ctx: Ctx, order: Auto) -> None:
         rank = 0 if "ii_corps" in c.tags else 1 if c.near_hex else 2 if b.is_unit(pid) else 3
         return rank, pid
 
-    for pid in sorted(unplaced(b, s, side), key=lambda p: (p not in b.scenario.default_setup, priority(p))):
+    for pid in sorted(
+        unplaced(b, s, side), key=lambda p: (p not in b.scenario.default_setup, priority(p))
+    ):
         preferred = b.scenario.default_setup.get(pid)
         if preferred and placement_problem(ctx, pid, preferred) is None:
             ctx.put(pid, preferred)

@@ -58,14 +58,13 @@ class Battle:
     losses_due: list[str] = field(default_factory=list)
     #: defending pieces that must still retreat
     retreating: list[str] = field(default_factory=list)
-    def_pieces: list[str] = field(default_factory=list)
 
     def copy(self) -> Battle:
         return Battle(
             self.attacker, self.attack_hex, self.target, self.breakthrough,
             self.attacker_air, self.defender_air, self.stage, self.general,
             list(self.supports), self.defending_unit, self.attack_hit, self.defense_hit,
-            list(self.losses_due), list(self.retreating), list(self.def_pieces),
+            list(self.losses_due), list(self.retreating),
         )  # fmt: skip
 
 
@@ -131,7 +130,7 @@ class State:
                 "breakthrough": b.breakthrough, "attacker_air": b.attacker_air, "defender_air": b.defender_air,
                 "stage": b.stage, "general": b.general, "supports": list(b.supports),
                 "defending_unit": b.defending_unit, "attack_hit": b.attack_hit, "defense_hit": b.defense_hit,
-                "losses_due": list(b.losses_due), "retreating": list(b.retreating), "def_pieces": list(b.def_pieces),
+                "losses_due": list(b.losses_due), "retreating": list(b.retreating),
             },
             "rebasing": self.rebasing, "replacements_left": self.replacements_left,
             "patton_arrived": self.patton_arrived, "to_place": list(self.to_place),
