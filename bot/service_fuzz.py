@@ -84,6 +84,8 @@ async def fuzz_into_db(
         for _ in range(games):
             ruleset = find_ruleset(ruleset_id)
             scenario = ruleset.scenarios()[0].id
+            if options is None:
+                options = dict(getattr(ruleset, "fuzz_options", {}))
             created = await service.create(
                 ruleset_id,
                 created_by=FUZZ_USER,

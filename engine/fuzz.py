@@ -64,7 +64,9 @@ def play_random_game(
     """One random game from setup to the end, then replayed from its actions."""
     rng = random.Random(seed)
     secret = hashlib.sha256(f"fuzz-secret-{seed}".encode()).digest()
-    game = Game.new(ruleset_id, secret=secret, game_id=f"fuzz-{seed}")
+    # a ruleset may ask for options that make random games end (a round limit, say)
+    options = dict(getattr(get_ruleset(ruleset_id), "fuzz_options", {}))
+    game = Game.new(ruleset_id, options=options, secret=secret, game_id=f"fuzz-{seed}")
     rules = game.ruleset
     run = GameRun(seed, game=game)
     clock = time.perf_counter

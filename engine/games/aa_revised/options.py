@@ -34,7 +34,7 @@ class Options(BaseModel):
     #: the side with the greater national production; with that equal too, a draw).
     #: ``None``: no limit, as in the rulebook. The default gives every game, random play
     #: (the fuzzer) included, an end.
-    max_rounds: int | None = Field(default=8, ge=1)
+    max_rounds: int | None = Field(default=None, ge=1)
     #: Appendix 3: national advantages chosen for each power (ids of ADVANTAGES).
     advantages: dict[str, list[str]] = {}
     #: Appendix 3: roll this many national advantages for each power at setup (repeats

@@ -108,6 +108,8 @@ VERBS = {
 class AxisAndAlliesRevised:
     id = "aa-revised"
     title = "Axis & Allies Revised"
+    #: random play rarely reaches a victory, so the fuzzer's games end after 8 rounds (R-40)
+    fuzz_options = {"max_rounds": 8}
 
     # -- set-up ----------------------------------------------------------------
 
