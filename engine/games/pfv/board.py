@@ -126,13 +126,10 @@ class Board:
         """The single highest terrain modifier: the target hex's terrain or the hexside
         crossed; the attacker's own hex never counts (PFV 11)."""
         best = max(self._drm.get(target, 0), 0)
-        for f in self.map.sides_of(attack_hex, target):
-            if f == "river" and not options.bridge_negates_river_drm:
-                best = max(best, self.map.pack.hexside_types[f].drm)
-            elif f == "river":
-                if "bridge" not in self.map.sides_of(attack_hex, target):
-                    best = max(best, self.map.pack.hexside_types[f].drm)
-            else:
+        sides = self.map.sides_of(attack_hex, target)
+        bridged = "bridge" in sides and options.bridge_negates_river_drm  # RULINGS R9
+        for f in sides:
+            if not (f == "river" and bridged):
                 best = max(best, self.map.pack.hexside_types[f].drm)
         return best
 

@@ -108,7 +108,7 @@ def declare(ctx: Ctx, order: Attack) -> None:
     if order.target not in targets:
         if (
             order.target in b.grid.neighbours(here)
-            and order.target in {t for t in b.stacks(s)}
+            and order.target in b.stacks(s)
             and not b.passable(here, order.target)
         ):
             raise refuse(
