@@ -18,7 +18,7 @@ from typing import Any
 from engine.core import registry
 from engine.core.dice import ActionDice, Roll, commitment, new_secret
 from engine.core.errors import IllegalOrder
-from engine.core.events import Event
+from engine.core.events import EVERYONE, Event, lines_for
 from engine.core.orders import Order
 from engine.core.ruleset import Prompt, Result, Ruleset
 
@@ -91,8 +91,9 @@ class Game:
     def view(self, role: str | None = None) -> Any:
         return self.ruleset.view(self.state, role)
 
-    def log(self) -> list[str]:
-        return [e.text for a in self.actions for e in a.events]
+    def log(self, audience: str | None = EVERYONE) -> list[str]:
+        """The log lines ``audience`` may read: a role, ``PUBLIC`` (None) or ``EVERYONE``."""
+        return [line for a in self.actions for line in lines_for(a.events, audience)]
 
     # -- acting ------------------------------------------------------------------
 

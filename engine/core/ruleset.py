@@ -25,7 +25,9 @@ class Prompt(BaseModel):
     """Whose decision it is now and what kind of decision.
 
     ``role`` is ``None`` once the game is over. ``verbs`` are the order verbs accepted now;
-    :meth:`Ruleset.legal_orders` enumerates the orders themselves.
+    :meth:`Ruleset.legal_orders` enumerates the orders themselves. ``text`` is written for
+    ``role``; where it names pieces others may not see, ``public`` is the version for
+    everyone else (ARCHITECTURE: the log is a view).
     """
 
     role: str | None
@@ -34,6 +36,16 @@ class Prompt(BaseModel):
     verbs: list[str] = []
     turn: int = 0
     phase: str = ""
+    public: str | None = None
+    """What everyone but ``role`` reads when ``text`` names things hidden from them."""
+
+    def text_for(self, audience: str | None) -> str:
+        """The prompt as ``audience`` (a role, or None for the public) may read it."""
+        if self.public is None or (audience is not None and audience == self.role):
+            return self.text
+        from engine.core.events import EVERYONE
+
+        return self.text if audience == EVERYONE else self.public
 
 
 class Result(BaseModel):
