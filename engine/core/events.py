@@ -102,10 +102,14 @@ def private(
 
 
 def lines_for(events: Iterable[Event | dict[str, Any]], audience: str | None) -> list[str]:
-    """The log lines ``audience`` may read, in order, from events or their stored dicts."""
+    """The log lines ``audience`` may read, in order, from events or their stored dicts.
+    The :data:`ORDER` event is the order itself, not a line of what happened: see
+    :func:`order_line`."""
     out = []
     for e in events:
         ev = e if isinstance(e, Event) else Event.from_dict(e)
+        if ev.kind == ORDER:
+            continue
         line = ev.text_for(audience)
         if line is not None:
             out.append(line)

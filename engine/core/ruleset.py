@@ -86,7 +86,7 @@ def check_turn(
         raise IllegalOrder(
             sequence_rule,
             f"It is the {role_name(prompt.role)} player's decision now, not the {role_name(role)} player's.",
-            f"Waiting for: {prompt.text}",
+            f"Waiting for: {prompt.text_for(role)}",
         )
     if verb not in prompt.verbs:
         raise IllegalOrder(

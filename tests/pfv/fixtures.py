@@ -5,6 +5,7 @@ and features they need, then put pieces where the rulebook's example has them.""
 from __future__ import annotations
 
 from engine.core.dice import ScriptedDice
+from engine.core.events import ORDER
 from engine.core.hexmap import HexMap, MapPack
 from engine.games.pfv.board import Board
 from engine.games.pfv.pack import CountersPack, ScenarioPack
@@ -125,4 +126,4 @@ def play(rules, state, role, text, dice=()):
     d = ScriptedDice(list(dice))
     new, events = rules.apply(state, role, rules.parse_order(text), d)
     assert not d.remaining, f"unused scripted dice: {d.remaining}"
-    return new, [e.text for e in events]
+    return new, [e.text for e in events if e.kind != ORDER]  # the order's own text is no log line

@@ -12,6 +12,7 @@ import pytest
 
 from engine.core.dice import ScriptedDice
 from engine.core.errors import IllegalOrder
+from engine.core.events import ORDER
 from tests.pfv.fixtures import counter, play
 
 #: A lone Axis unit far from the action. With no Axis piece left in play the Allies win at
@@ -73,4 +74,4 @@ def fight(rules, state, text: str, dice=()):
         state, more = rules.apply(state, p.role, rules.parse_order("air none"), d)
         events += more
     assert not d.remaining, f"unused scripted dice: {d.remaining}"
-    return state, [e.text for e in events], offered
+    return state, [e.text for e in events if e.kind != ORDER], offered

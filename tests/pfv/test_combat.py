@@ -242,7 +242,7 @@ def test_battlegroup_reduced_is_eliminated_and_not_replaced_PFV13():
     rules, s = battle({"10pz": "8213", "bg_allied_1": "8113"})
     s, log = play(rules, s, "axis", "attack 10pz 8113", [3, 12])
     assert "Allied battlegroup is eliminated." in log
-    assert hex_of(s, "bg_allied_1") == "pool"  # RULINGS R14: the counter is free again
+    assert hex_of(s, "bg_allied_1") == "dead"  # RULINGS R14: a unit, never reclaimed (L118)
     assert prompt_of(rules, s) == ("axis", "advance")
 
 
@@ -535,11 +535,17 @@ def test_lone_air_hit_on_its_airfield_cannot_escape_by_flying_to_its_own_hex_LS3
     assert hex_of(s, "luft") == "dead"
 
 
-def test_air_on_airfield_with_a_retreating_unit_cannot_escape_by_flying_RT6_R32():
-    """L208: air attacked on its airfield never retreats; it may not dodge that by flying
-    to the defence of its own hex."""
+def test_grounded_air_option_keeps_air_from_flying_to_its_own_hex_RT6_R32():
+    """With ``air_defends_own_hex`` off, air based in the attacked hex stays on the ground,
+    and L208 eliminates it when the stack must retreat (the default is in
+    test_audit_rules.py)."""
     board = fixture_board(features={"8412": ["airfield_axis"]})
-    rules, s = battle({"luft": "8412", "x": "8412", "1arm": "8312"}, board, player="allied")
+    rules, s = battle(
+        {"luft": "8412", "x": "8412", "1arm": "8312"},
+        board,
+        player="allied",
+        options={"air_defends_own_hex": False},
+    )
     s, _, offered = fight(rules, s, "attack 1arm 8412", [4, 12])
     assert "air luft" not in offered
     assert hex_of(s, "luft") == "dead"

@@ -333,10 +333,12 @@ def test_each_piece_moves_once_per_phase_M2():
     assert "already moved" in str(err)
 
 
-def test_supports_move_with_their_unit_as_one_group_limited_by_the_slowest_MV9():
+def test_supports_move_with_their_unit_as_one_group_each_as_far_as_its_MP_MV9():
+    """L78: supports move with their unit "until they lack enough MP to continue"."""
     where = {"10pz": "8213", "88s": "8213", "1arm": "8618"}  # 10pz MF 6, 88s MF 4
     rules, s = scene(fixture_board(), where, player="axis")
-    refused(rules, s, "axis", "move 10pz,88s 8313 8413 8513 8613 8713")  # 5 > 4
+    s2, _ = play(rules, s, "axis", "move 10pz,88s 8313 8413 8513 8613 8713")  # 5 > 4
+    assert (hex_of(s2, "10pz"), hex_of(s2, "88s")) == ("8713", "8613")
     s, log = play(rules, s, "axis", "move 10pz,88s 8313 8413 8513 8613")
     assert hex_of(s, "10pz") == hex_of(s, "88s") == "8613"
     assert log[0].startswith("10th Panzer and 88s move 8213 → 8313")

@@ -195,7 +195,10 @@ def test_patton_goes_only_to_a_hex_with_a_ii_corps_unit_PT3():
 
 def t15(turn, dice, entered=False, control=None, **kw):
     """Allied control of Gabes (8419), Sfax (8715) and Mareth (8519); Rommel with 10th
-    Panzer at 8412."""
+    Panzer at 8412. The ports count by control (option ``rommel_ports``); by default only
+    ports an Allied unit occupies count (RULINGS R24, test_audit_rules.py)."""
+    kw.setdefault("options", {})
+    kw["options"] = {"rommel_ports": "controlled", **kw["options"]}
     where = {"10pz": "8412", "rommel": "8412", "1arm": "8113"}
     ctl = {"8419": "allied", "8715": "allied", "8519": "allied", **(control or {})}
     rules, s = scene(board(), where, phase="replace", player="allied", turn=turn, control=ctl, **kw)
@@ -237,7 +240,7 @@ def test_with_the_modifier_and_no_port_a_natural_1_recalls_rommel_RM3():
 
 
 @pytest.mark.parametrize("ports, recalled", [("controlled", True), ("occupied", False)])
-def test_ports_owned_means_controlled_by_ruling_R24(ports, recalled):
+def test_ports_owned_by_control_or_occupation_by_option_R24(ports, recalled):
     rules, s, _ = t15(6, [3], options={"rommel_ports": ports})
     assert s.rommel_recalled == recalled
 
@@ -257,7 +260,7 @@ def test_game_length_follows_the_last_turn_option_R2():
 
 def test_axis_unit_entering_an_8th_army_hex_spends_the_modifier_M13_R25():
     rules, s = scene(board(), {"x": "8619", "1arm": "8113"}, player="axis")
-    s, log = play(rules, s, "axis", "move x 8719 8720 8620")  # passes through 8720
+    s, log = play(rules, s, "axis", "move x 8719 8720")  # ends its move in 8720
     assert s.axis_entered_8th_army
     assert any("8th Army" in line for line in log)
 

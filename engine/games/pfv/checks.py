@@ -568,7 +568,9 @@ def allied_setup_airfields(m: HexMap) -> list[str]:
 
 
 def axis_setup_hexes(m: HexMap) -> list[str]:
-    """Tunisian land the Axis may set up in: no 8th Army or II Corps hex, nor 8821 (PFV 5)."""
+    """Tunisian land the Axis may set up in: no 8th Army or II Corps hex (PFV 5), and not
+    8821 either. By default the Axis may set up in 8821 (RULINGS R26); the pack is checked
+    against the stricter reading so that it is playable under both."""
     crests = set(m.hexes_with("crest_8th_army")) | set(m.hexes_with("crest_ii_corps"))
     return sorted(
         h

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from engine.core.hexgrid import distance
 from engine.games.pfv.board import Board
-from engine.games.pfv.context import SIDE_NAME, Ctx, listing, refuse
+from engine.games.pfv.context import SIDE_NAME, Ctx, capital, listing, refuse
+from engine.games.pfv.options import Options
 from engine.games.pfv.orders import Air, Attack, Loss
 from engine.games.pfv.state import Battle, State, enemy
 
@@ -21,17 +22,31 @@ def air_in_range(
     board: Board, state: State, side: str, hex_id: str, defending: bool = False
 ) -> list[str]:
     """Air support assets of ``side`` on an airfield within range of ``hex_id`` (PFV 7 phase 3).
-    Air based in the hex under attack cannot fly to its defence: it is on the ground there and
-    can never retreat (PFV 14)."""
+
+    Range is counted from the airfield to the hex, so air based in the hex under attack is
+    at range 0 and may fly to its defence (L88, RULINGS R32), unless it is alone there: a
+    lone air asset attacked on its airfield is what L190 and L202 dispose of, and it cannot
+    be both the piece attacked and the air defending it. The option ``air_defends_own_hex``
+    keeps air based in the hex on the ground."""
+    home = defending and Options.model_validate(state.options).air_defends_own_hex
     out = []
     for p in state.pieces.values():
-        if defending and p.hex == hex_id:
+        if defending and p.hex == hex_id and not (home and _has_company(board, state, p.id)):
             continue
         if p.where == "map" and board.is_air(p.id) and board.side(p.id) == side:
             rng = board.face(p.id, p.reduced).range or 0
             if distance(p.hex, hex_id) <= rng:
                 out.append(p.id)
     return sorted(out)
+
+
+def _has_company(board: Board, state: State, air: str) -> bool:
+    """Whether another piece of the air asset's side shares its hex."""
+    hex_id, side = state.pieces[air].hex, board.side(air)
+    return any(
+        q.where == "map" and q.hex == hex_id and q.id != air and board.side(q.id) == side
+        for q in state.pieces.values()
+    )
 
 
 def attack_targets(ctx: Ctx, unit: str) -> list[str]:
@@ -147,14 +162,24 @@ def declare(ctx: Ctx, order: Attack) -> None:
     )
     if air:
         ctx.put(air, here)  # flown over the attacking unit's hex
-    text = f"{b.name(unit)} attacks {order.target} from {here}"
+    text = shown = f"{b.name(unit)} attacks {order.target} from {here}"
     if breakthrough:
         text += " (breakthrough attack)"
+        shown += " (breakthrough attack)"
     if supports:
         text += f", supported by {' and '.join(b.name(p) for p in supports)}"
+        shown += f", supported by {ctx.group_called(supports)}"
     if air:
         text += f", with {b.name(air)} flying in"
-    ctx.log("attack", text + ".", unit=unit, target=order.target)
+        shown += f", with {air_called(ctx, air)} flying in"
+    ctx.log(
+        "attack",
+        text + ".",
+        about=[unit, *supports, *([air] if air else [])],
+        others=shown + ".",
+        unit=unit,
+        target=order.target,
+    )
     ctx.mark("attack", side, [here, order.target])
     if not air_in_range(b, s, enemy(side), order.target, defending=True):
         resolve(ctx)
@@ -179,10 +204,15 @@ def _check_air(
             "PFV 7",
             f"{b.name(air)} is not on an airfield (it is {'in the Return to Base box' if p.where == 'rtb' else 'out of play'}).",
         )
-    if defending and p.hex == hex_id:
+    if defending and p.hex == hex_id and air not in options:
         raise refuse(
             "PFV 14",
-            f"{b.name(air)} is on the ground in the hex under attack; it cannot fly to its defence.",
+            f"{b.name(air)} is on the ground in the hex under attack; it cannot fly to its defence"
+            + (
+                " (RULINGS R32)."
+                if not ctx.options.air_defends_own_hex
+                else ": nothing else of yours is there to defend (PFV 12, L190, L202)."
+            ),
         )
     if air not in options:
         rng = b.face(air, p.reduced).range
@@ -204,7 +234,11 @@ def defender_air(ctx: Ctx, order: Air) -> None:
         battle.defender_air = order.piece
         ctx.put(order.piece, battle.target)
         ctx.log(
-            "air", f"{b.name(order.piece)} flies in to defend {battle.target}.", piece=order.piece
+            "air",
+            f"{b.name(order.piece)} flies in to defend {battle.target}.",
+            about=[order.piece],
+            others=f"{capital(air_called(ctx, order.piece))} flies in to defend {battle.target}.",
+            piece=order.piece,
         )
         ctx.mark("air", side, [battle.target])
     else:
@@ -227,6 +261,9 @@ def air_combat(ctx: Ctx) -> None:
         "air-combat",
         f"Air combat over {battle.target}: {b.name(att)} rolls {ra} → {fa}, "
         f"{b.name(dfn)} rolls {rd} → {fd}.",
+        about=[att, dfn],
+        others=f"Air combat over {battle.target}: {air_called(ctx, att)} rolls {ra} → {fa}, "
+        f"{air_called(ctx, dfn)} rolls {rd} → {fd}.",
         rolls=[ra, rd],
     )
     if fa == fd or (fa <= 0 and fd <= 0):
@@ -249,7 +286,19 @@ def _air_loses(ctx: Ctx, air: str) -> None:
     else:
         p.reduced = True
         ctx.to_rtb(air)
-        ctx.log("air-combat", f"{b.name(air)} is reduced and returns to base.", piece=air)
+        ctx.log(
+            "air-combat",
+            f"{b.name(air)} is reduced and returns to base.",
+            about=[air],
+            others=f"{capital(air_called(ctx, air))} is reduced and returns to base.",
+            piece=air,
+        )
+
+
+def air_called(ctx: Ctx, air: str) -> str:
+    """An air support asset as the public may name it: by name when in plain sight, else
+    only as its side's air (PFV 6, L70; RULINGS R38)."""
+    return ctx.name(air) if ctx.sees(None, air) else f"the {SIDE_NAME[ctx.board.side(air)]} air"
 
 
 def success(roll: int, final: int, factor: int) -> bool:

@@ -86,15 +86,21 @@ def patton_check(ctx: Ctx) -> None:
     if not (arrives or forced):
         return
     s.patton_arrived = True
+    s.patton_forced = not arrives
     s.to_place = [ctx.board.scenario.patton]
     s.phase = "patton"
     swap_ii_corps(ctx)
 
 
 def patton_hexes(ctx: Ctx) -> list[str]:
-    """Where Patton may be placed: a hex holding a US II Corps unit with room for him
-    (PFV 16); failing that a printed II Corps hex free of enemies, then any Allied village
-    outside an enemy zone of control (RULINGS R22)."""
+    """Where Patton may be placed (PFV 16, RULINGS R22).
+
+    Arriving on a roll, he goes to a hex holding a US II Corps unit (L220). Arriving by
+    force at the end of the forced turn, he goes to "any US II Corps hex", which in the
+    rulebook's words (L56, L60) is a hex printed with the II Corps crest. Either way the hex
+    must be free of enemies with room for him; failing the first choice the other one is
+    taken, then an Allied village outside an enemy zone of control. The option
+    ``patton_forced_hex`` sends the forced arrival to a II Corps unit too."""
     b, s = ctx.board, ctx.state
     patton = b.scenario.patton
     stacks = b.stacks(s)
@@ -110,11 +116,11 @@ def patton_hexes(ctx: Ctx) -> list[str]:
         p.hex for p in s.pieces.values()
         if p.where == "map" and b.is_unit(p.id) and "ii_corps" in b.counter(p.id).tags and room(p.hex)
     )  # fmt: skip
-    if with_unit:
-        return with_unit
-    printed = [h for h in b.crest_ii if room(h)]
-    if printed:
-        return printed
+    printed = sorted(h for h in b.crest_ii if room(h))
+    forced = s.patton_forced and ctx.options.patton_forced_hex == "ii_corps_hex"
+    for choice in (printed, with_unit) if forced else (with_unit, printed):
+        if choice:
+            return choice
     return village_hexes(ctx, patton, stacks, ezoc)
 
 
@@ -154,6 +160,8 @@ def swap_ii_corps(ctx: Ctx) -> None:
                 f"{c.name} becomes {b.name(c.upgrade_to)}"
                 + (" (reduced)" if new.reduced else "")
                 + ".",
+                about=[pid, c.upgrade_to],
+                others=f"{ctx.subject([c.upgrade_to])} takes the place of its one-star counter.",
             )
             continue
         if old.where != "dead":
@@ -172,7 +180,10 @@ def swap_ii_corps(ctx: Ctx) -> None:
             new.where, new.hex = "map", bg.hex
             bg.where, bg.hex, bg.origin = "pool", None, None
             ctx.log(
-                "swap", f"The battlegroup of {c.name} becomes {b.name(c.upgrade_to)} (reduced)."
+                "swap",
+                f"The battlegroup of {c.name} becomes {b.name(c.upgrade_to)} (reduced).",
+                about=[c.upgrade_to],
+                others=f"A battlegroup becomes {ctx.group_called([c.upgrade_to])} (reduced).",
             )
         else:
             s.to_place.append(c.upgrade_to)
@@ -213,7 +224,14 @@ def do_place(ctx: Ctx, piece: str, hex_id: str) -> None:
     reduced = p.reduced
     ctx.put(piece, hex_id)
     p.reduced = reduced
-    ctx.log("arrive", f"{ctx.name(piece)} is placed in {hex_id}.", piece=piece, hex=hex_id)
+    ctx.log(
+        "arrive",
+        f"{ctx.name(piece)} is placed in {hex_id}.",
+        about=[piece],
+        others=f"{ctx.subject([piece])} is placed in {hex_id}.",
+        piece=piece,
+        hex=hex_id,
+    )
 
 
 # -- PFV 17 --------------------------------------------------------------------

@@ -2,13 +2,20 @@
 
 A move names the hexes entered, in order (``move 10pz 8213 8313``), or only the
 destination, in which case the cheapest legal path is taken. Pieces stacked together may
-move as one group (``move 10pz,rommel ...``, PFV 7 phase 1); each pays its own way.
+move as one group (``move 10pz,rommel ...``, PFV 7 phase 1); each pays its own way, and a
+support that runs out of MP stops where it is while the unit goes on (L78).
+
+Stacking is checked when the movement phase ends, not in transit (PFV 6, L68), so a piece
+may end its move on pieces that will still leave; a move that would leave a hex over-stacked
+with no piece left that could make room is refused, because the phase could never end
+(RULINGS R34).
 """
 
 from __future__ import annotations
 
 import heapq
 
+from engine.core.events import private
 from engine.games.pfv.board import Board
 from engine.games.pfv.context import SIDE_NAME, Ctx, listing, refuse
 from engine.games.pfv.options import Options
@@ -77,10 +84,11 @@ def check_path(ctx: Ctx, pieces: list[str], path: list[str], breakthrough: bool)
     b, s, opts = ctx.board, ctx.state, ctx.options
     start = s.pieces[pieces[0]].hex
     side = b.side(pieces[0])
-    mf = min(movement_factor(b, s, p) for p in pieces)
+    lead = leader(b, s, pieces)
+    mf = movement_factor(b, s, lead)
     stacks = b.stacks(s)
     ezoc = b.zoc(s, enemy(side))
-    names = " and ".join(b.name(p) for p in pieces)
+    names = b.name(lead)
     for h in path:
         if h not in b.map.hex:
             raise refuse("PFV 8", f"{h} is not a hex of the map; pieces may not leave it.")
@@ -124,7 +132,12 @@ def check_path(ctx: Ctx, pieces: list[str], path: list[str], breakthrough: bool)
             raise refuse(
                 "PFV 8",
                 f"{names} would need {_mp(spent)} MP to reach {nxt} but has {_mp(mf)}.",
-                "A piece may always move one hex, but no further once it lacks the MP.",
+                "A piece may always move one hex, but no further once it lacks the MP."
+                + (
+                    " Supports moving with a unit go as far as their own MP allow (PFV 7)."
+                    if len(pieces) > 1
+                    else ""
+                ),
             )
         if nxt in ezoc and not breakthrough and i < len(path) - 1:
             raise refuse(
@@ -134,6 +147,106 @@ def check_path(ctx: Ctx, pieces: list[str], path: list[str], breakthrough: bool)
             )
         here = nxt
     return list(path)
+
+
+def leader(b: Board, s: State, pieces: list[str]) -> str:
+    """The piece a group's path is measured against: its unit, or, for supports moving
+    together, the one with the most MP. The others go with it as far as their own MP allow
+    (PFV 7 phase 1, L78)."""
+    units = [p for p in pieces if b.is_unit(p)]
+    if units:
+        return units[0]
+    return max(sorted(pieces), key=lambda p: movement_factor(b, s, p))
+
+
+def how_far(
+    b: Board, options: Options, s: State, pieces: list[str], route: list[str]
+) -> dict[str, int]:
+    """How many hexes of ``route`` each piece of a group travels (PFV 7 phase 1, PFV 8).
+
+    Each piece pays its own MP for every hex (L138) and stops when it lacks the MP for the
+    next one (L78, L148); every piece may always enter the first hex, whatever it costs
+    (L144). The leader's path was checked already, so it travels the whole route."""
+    start = s.pieces[pieces[0]].hex
+    out = {}
+    for p in pieces:
+        mf = movement_factor(b, s, p)
+        spent, here, n = 0.0, start, 0
+        for i, nxt in enumerate(route):
+            spent += b.step_cost(here, nxt, options) or 0.0
+            if spent > mf and i > 0:
+                break
+            n, here = i + 1, nxt
+        out[p] = n
+    return out
+
+
+def unstacking_plan(
+    b: Board,
+    options: Options,
+    s: State,
+    side: str,
+    stacks: dict[str, list[str]],
+    moved: set[str],
+    reach: dict[str, list[str]] | None = None,
+    check: set[str] | None = None,
+) -> tuple[list[tuple[str, str]] | None, str]:
+    """Moves of pieces that have not moved yet which would leave no hex over-stacked, found
+    by trying them one at a time (PFV 6, L68; RULINGS R34).
+
+    Returns ``(plan, "")``, the plan empty when nothing is over-stacked, or ``(None, hex)``
+    naming a hex nothing could put right. A piece's reach does not depend on where its
+    friends stand, so each step of a plan is a legal move when its turn comes, and the plan
+    is conservative: when it finds none, the move that led here is refused. ``reach``
+    caches each piece's destinations, cheapest first; ``check`` names the only hexes that
+    can be over-stacked (the caller knows the others are not), which changes nothing but
+    the time taken."""
+    hexes = stacks if check is None else [h for h in check if h in stacks]
+    bad = sorted(h for h in hexes if b.stacking_problem(stacks[h]))
+    if not bad:
+        return [], ""
+    reach = {} if reach is None else reach
+    sim = dict(stacks)  # lists are replaced, never changed in place
+    plan: list[tuple[str, str]] = []
+    for h in bad:
+        while b.stacking_problem(sim[h]):
+            mine = [p for p in sim[h] if p not in moved and b.side(p) == side]
+            units = [p for p in sim[h] if b.is_unit(p)]
+            ground = [p for p in sim[h] if b.counter(p).kind == "support"]
+            if len(units) > 1:
+                movers = [p for p in mine if b.is_unit(p)]
+            elif len(ground) > 2:
+                movers = [p for p in mine if b.counter(p).kind == "support"]
+            else:
+                movers = []  # air never moves in the movement phase (PFV 8)
+            step = None
+            for p in sorted(movers):
+                if p not in reach:
+                    tree = reachable(b, options, s, h, movement_factor(b, s, p), side)
+                    reach[p] = [
+                        d for _, d in sorted((c, d) for d, (c, _) in tree.items()) if d != h
+                    ]
+                for d in reach[p]:
+                    if b.stacking_problem(sim.get(d, []) + [p]) is None:
+                        step = (p, d)
+                        break
+                if step:
+                    break
+            if step is None:
+                return None, h
+            p, d = step
+            sim[h] = [q for q in sim[h] if q != p]  # never emptied: some piece stays
+            sim[d] = sim.get(d, []) + [p]
+            plan.append(step)
+    return plan, ""
+
+
+def _stacks_after(stacks: dict[str, list[str]], ends: dict[str, str]) -> dict[str, list[str]]:
+    """The stacks once each piece of ``ends`` stands in its hex."""
+    after = {h: [p for p in ps if p not in ends] for h, ps in stacks.items()}
+    for p, h in ends.items():
+        after.setdefault(h, []).append(p)
+    return {h: ps for h, ps in after.items() if ps}
 
 
 def _mp(x: float) -> str:
@@ -161,17 +274,41 @@ def move(ctx: Ctx, order: Move) -> None:
                 )
     route = check_path(ctx, pieces, order.path, breakthrough)
     dest = route[-1]
+    reach = how_far(b, ctx.options, s, pieces, route)
+    ends = {p: route[reach[p] - 1] for p in pieces}
+    after = _stacks_after(b.stacks(s), ends)
     if breakthrough:
-        stacks = b.stacks(s)
-        staying = [p for p in stacks.get(dest, []) if p not in pieces]
-        why = b.stacking_problem(staying + pieces)
-        if why:
-            raise refuse("PFV 6", f"{dest} would be over-stacked: {why}.")
+        for h in sorted(set(ends.values())):
+            why = b.stacking_problem(after[h])
+            if why:
+                raise refuse("PFV 6", f"{h} would be over-stacked: {why}.")
+    else:
+        plan, stuck = unstacking_plan(b, ctx.options, s, side, after, s.moved | set(pieces))
+        if plan is None:
+            raise refuse(
+                "PFV 6",
+                f"{stuck} would be over-stacked ({b.stacking_problem(after[stuck])}), and no "
+                "piece there that has not moved yet could leave it, so the movement phase "
+                "could never end.",
+                "Stacking is checked when movement ends: end the move in a hex with room, or "
+                "first move away the pieces that are to make room.",
+            )
     start = s.pieces[pieces[0]].hex
     for p in pieces:
-        ctx.put(p, dest)
+        ctx.put(p, ends[p])
         s.moved.add(p)
-        ctx.entered(p, route)
+        ctx.entered(p, route[: reach[p]])
+    for p in pieces:
+        if ends[p] != dest:
+            ctx.events.append(
+                private(
+                    kind="move",
+                    text=f"{b.name(p)} lacks the MP to go on and stops in {ends[p]} (PFV 7).",
+                    roles=[side],
+                    piece=p,
+                    hex=ends[p],
+                )
+            )
     if breakthrough:
         unit = next(p for p in pieces if b.is_unit(p))
         s.breakthrough[unit] = "moved"
@@ -182,6 +319,9 @@ def move(ctx: Ctx, order: Move) -> None:
         kind,
         f"{names} {_verb(breakthrough, len(pieces))} {start} → {' → '.join(route)}.",
         reveals=_reveals(ctx, pieces, dest),
+        about=pieces,
+        others=f"{ctx.subject(pieces)} {_verb(breakthrough, len(pieces))} "
+        f"{start} → {' → '.join(route)}.",
         pieces=pieces,
         path=[start] + route,
     )
@@ -268,14 +408,21 @@ def _reveals(ctx: Ctx, pieces: list[str], dest: str) -> bool:
     )
 
 
-def end_movement(ctx: Ctx, order: Done) -> None:
-    """End the movement phase: stacking is checked now, not in transit (PFV 6)."""
-    b, s = ctx.board, ctx.state
+def over_stacked(ctx: Ctx) -> list[str]:
+    """The over-stacked hexes, each with the reason (PFV 6)."""
+    b = ctx.board
     problems = []
-    for h, pieces in sorted(b.stacks(s).items()):
+    for h, pieces in sorted(b.stacks(ctx.state).items()):
         why = b.stacking_problem(pieces)
         if why:
             problems.append(f"{h} ({why})")
+    return problems
+
+
+def end_movement(ctx: Ctx, order: Done) -> None:
+    """End the movement phase: stacking is checked now, not in transit (PFV 6)."""
+    s = ctx.state
+    problems = over_stacked(ctx)
     if problems:
         raise refuse(
             "PFV 6",
@@ -287,14 +434,17 @@ def end_movement(ctx: Ctx, order: Done) -> None:
 
 
 def legal_moves(ctx: Ctx, breakthrough: bool = False) -> list[Move]:
-    """Every single-piece move and group move that ends stack-legal (for autocomplete and
-    random play: moves that leave a hex over-stacked until another piece moves are legal
-    but not listed)."""
+    """Every single-piece move and group move that ends stack-legal and, when a hex is
+    over-stacked already, leaves it a way to be put right (for autocomplete and random play:
+    moves that leave a hex over-stacked until another piece moves are legal but not listed,
+    and groups are listed going only where all of them arrive)."""
     b, s, opts = ctx.board, ctx.state, ctx.options
     side = s.player
     stacks = b.stacks(s)
     ezoc = b.zoc(s, enemy(side))
     out: list[Move] = []
+    crowded = set() if breakthrough else {h for h, ps in stacks.items() if b.stacking_problem(ps)}
+    reach: dict[str, list[str]] = {}
     groups: list[list[str]] = []
     for here in stacks.values():
         mine = [p for p in here if b.side(p) == side and not b.is_air(p)]
@@ -321,6 +471,14 @@ def legal_moves(ctx: Ctx, breakthrough: bool = False) -> list[Move]:
                 continue
             if b.stacking_problem(stacks.get(dest, []) + group):
                 continue
+            if crowded:  # a hex is over-stacked already: keep its way out open (RULINGS R34)
+                after = dict(stacks)
+                after[start] = [p for p in stacks[start] if p not in group]
+                after[dest] = stacks.get(dest, []) + group
+                moved = s.moved | set(group)
+                check = crowded | {start, dest}
+                if unstacking_plan(b, opts, s, side, after, moved, reach, check)[0] is None:
+                    continue
             path = []
             here: str | None = dest
             while here is not None and here != start:

@@ -1,7 +1,8 @@
 """Scenario options: the contested rulings of RULINGS.md, each a switch with its default.
 
 Every field names the ambiguity it settles (``A45`` etc. refer to the digest's list and
-to ``RULINGS.md``). The defaults are the rulings we believe the rulebook intends.
+to ``RULINGS.md``). The defaults follow the rulebook's text where the text decides and
+otherwise the reading we believe it intends; the switch gives the other reading.
 """
 
 from __future__ import annotations
@@ -26,12 +27,30 @@ class Options(BaseModel):
     #: RULINGS R17 (CT-3): an airfield is "friendly" when your side controls it, whichever
     #: silhouette it bears; ``own_silhouette`` also requires your side's silhouette.
     airfield_use: Literal["controlled", "own_silhouette"] = "controlled"
+    #: RULINGS R17 (CT-2): a hex changes hands only where a unit comes to rest (ends a move,
+    #: retreat or advance, or is placed); ``True`` lets a unit take every hex it passes through.
+    control_by_transit: bool = False
     #: RULINGS R23 (PT-1, A53): battlegroups that replaced II Corps units count for Patton's roll.
     bg_counts_as_ii_corps: bool = True
-    #: RULINGS R25 (A55): an Axis unit passing through an 8th Army hex counts as having occupied it.
-    rommel_flag_counts_transit: bool = True
-    #: RULINGS R24: ports "owned" for Rommel's recall are those the Allies control.
-    rommel_ports: Literal["controlled", "occupied"] = "controlled"
+    #: RULINGS R22 (A53): where Patton goes when he arrives by force at the end of turn 3:
+    #: ``ii_corps_hex`` a hex printed with the II Corps crest; ``ii_corps_unit`` a hex holding
+    #: a II Corps unit, as on a successful roll.
+    patton_forced_hex: Literal["ii_corps_hex", "ii_corps_unit"] = "ii_corps_hex"
+    #: RULINGS R25 (A55): only a hex where an Axis unit comes to rest counts as "occupied";
+    #: ``True`` counts every hex it passes through as well.
+    rommel_flag_counts_transit: bool = False
+    #: RULINGS R24 (CT-4): ports "owned" for Rommel's recall are those an Allied unit occupies
+    #: now; ``controlled`` counts ports the Allies were the last to enter.
+    rommel_ports: Literal["controlled", "occupied"] = "occupied"
+    #: RULINGS R26 (A8): the Axis may set up in the airbase 8821, which is not an 8th Army hex;
+    #: ``False`` keeps it out of the Axis set-up zone.
+    axis_setup_in_8821: bool = True
+    #: RULINGS R32 (A47): air based in a hex under attack may fly to that hex's defence (range
+    #: 0) when something else of its side is there to defend; ``False`` keeps it on the ground.
+    air_defends_own_hex: bool = True
+    #: RULINGS R14 (A46): an eliminated battlegroup stays in the dead pile like any unit;
+    #: ``True`` returns its counter to the pool, free to stand for another unit.
+    battlegroup_recycled: bool = False
     #: RULINGS R3 (A18): a player sees every piece of every stack (no stack-peeking rule).
     open_information: bool = False
     #: RULINGS R2 (A57): the number of game turns, when not the turn track's length.

@@ -49,6 +49,8 @@ def rebase(ctx: Ctx, order: Rebase) -> None:
     ctx.log(
         "rebase",
         f"{b.name(order.piece)} returns to base at {order.hex}.",
+        about=[order.piece],
+        others=f"{ctx.subject([order.piece])} returns to base at {order.hex}.",
         piece=order.piece,
         hex=order.hex,
     )

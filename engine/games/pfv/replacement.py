@@ -88,7 +88,11 @@ def rebuild(ctx: Ctx, order: Rebuild) -> None:
     s.pieces[pid].reduced = False
     s.replacements_left -= 1
     ctx.log(
-        "rebuild", f"{b.name(pid)} is rebuilt to full strength in {s.pieces[pid].hex}.", piece=pid
+        "rebuild",
+        f"{b.name(pid)} is rebuilt to full strength in {s.pieces[pid].hex}.",
+        about=[pid],
+        others=f"{ctx.subject([pid])} is rebuilt to full strength in {s.pieces[pid].hex}.",
+        piece=pid,
     )
 
 
@@ -133,7 +137,14 @@ def replace(ctx: Ctx, order: Replace) -> None:
         )
     p.where, p.hex, p.reduced = "map", order.hex, False
     s.replacements_left -= 1
-    ctx.log("replace", f"{b.name(pid)} returns to play in {order.hex}.", piece=pid, hex=order.hex)
+    ctx.log(
+        "replace",
+        f"{b.name(pid)} returns to play in {order.hex}.",
+        about=[pid],
+        others=f"{ctx.subject([pid])} returns to play in {order.hex}.",
+        piece=pid,
+        hex=order.hex,
+    )
 
 
 def _capacity(ctx: Ctx) -> None:

@@ -9,7 +9,8 @@ if the defending hex is empty, the attacking unit may advance into it with its s
 from __future__ import annotations
 
 from engine.core.hexgrid import distance
-from engine.games.pfv.context import Ctx, listing, refuse
+from engine.games.pfv.combat import air_called
+from engine.games.pfv.context import Ctx, capital, listing, refuse
 from engine.games.pfv.orders import Advance, Retreat
 from engine.games.pfv.state import enemy
 
@@ -35,6 +36,9 @@ def start_retreats(ctx: Ctx) -> None:
             ctx.log(
                 "air",
                 f"{b.name(p)} was attacked on its airfield and leaves for Return to Base (PFV 12).",
+                about=[p],
+                others=f"{capital(air_called(ctx, p))} was attacked on its airfield and leaves "
+                "for Return to Base (PFV 12).",
             )
         here = [p for p in here if not b.is_air(p)]
     if not here or not must_retreat(ctx):
@@ -49,6 +53,9 @@ def start_retreats(ctx: Ctx) -> None:
                 ctx.log(
                     "air",
                     f"{b.name(p)} was attacked on its airfield and leaves for Return to Base (PFV 12).",
+                    about=[p],
+                    others=f"{capital(air_called(ctx, p))} was attacked on its airfield and "
+                    "leaves for Return to Base (PFV 12).",
                 )
     battle.retreating = [p for p in here if not b.is_air(p)]
 
@@ -120,6 +127,8 @@ def do_retreat(ctx: Ctx, piece: str, path: list[str]) -> None:
     ctx.log(
         "retreat",
         f"{ctx.name(piece)} retreats {origin} → {path[0]} → {path[1]}.",
+        about=[piece],
+        others=f"{ctx.subject([piece])} retreats {origin} → {path[0]} → {path[1]}.",
         piece=piece,
         path=[origin] + path,
     )
@@ -174,7 +183,13 @@ def advance(ctx: Ctx, order: Advance) -> None:
         ctx.put(p, battle.target)
         ctx.entered(p, [battle.target])
     names = " and ".join(b.name(p) for p in order.pieces)
-    ctx.log("advance", f"{names} advance into {battle.target}.", pieces=list(order.pieces))
+    ctx.log(
+        "advance",
+        f"{names} advance into {battle.target}.",
+        about=order.pieces,
+        others=f"{ctx.subject(order.pieces)} advance into {battle.target}.",
+        pieces=list(order.pieces),
+    )
     ctx.mark("advance", s.player, [battle.attack_hex, battle.target])
 
 
@@ -200,5 +215,8 @@ def finish_battle(ctx: Ctx) -> None:
                 "breakthrough",
                 f"{b.name(unit)}, stacked with {b.name(battle.general)}, may break through: "
                 "move again and attack again this combat phase (PFV 15).",
+                about=[unit, battle.general],
+                others=f"{b.name(unit)} may break through: move again and attack again this "
+                "combat phase (PFV 15).",
             )
     s.battle = None

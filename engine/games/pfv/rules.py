@@ -9,11 +9,12 @@ the game waits on a player again.
 
 from __future__ import annotations
 
+import re
 from itertools import combinations
 from typing import Any
 
 from engine.core.errors import IllegalOrder
-from engine.core.events import Event
+from engine.core.events import ORDER, Event, private
 from engine.core.orders import Order
 from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
 from engine.games.pfv import combat, endturn, movement, rebase, replacement, retreat, setup, supply
@@ -148,14 +149,17 @@ class PattonsFirstVictory:
                 )
             foe = enemy(side)
             if battle.stage == "defender_air":
+                ask = f"{SIDE_NAME[foe]} air support? ('air PIECE' or 'air none')"
+                air = battle.attacker_air
                 return Prompt(
                     role=foe,
                     kind="air",
                     verbs=["air"],
                     **base,
                     text=f"{b.name(battle.attacker)} attacks {battle.target}"
-                    f"{' with ' + b.name(battle.attacker_air) if battle.attacker_air else ''}: "
-                    f"{SIDE_NAME[foe]} air support? ('air PIECE' or 'air none')",
+                    f"{' with ' + public_prompt_name(self, s, air, foe) if air else ''}: {ask}",
+                    public=f"{b.name(battle.attacker)} attacks {battle.target}"
+                    f"{' with ' + public_prompt_name(self, s, air) if air else ''}: {ask}",
                 )
             if battle.stage == "loss":
                 who = battle.losses_due[0]
@@ -168,13 +172,15 @@ class PattonsFirstVictory:
                     text=f"The {SIDE_NAME[who]} stack in {hex_id} loses a step: choose the piece ('loss PIECE').",
                 )
             if battle.stage == "retreat":
+                head = f"{SIDE_NAME[foe]} pieces retreat two hexes from {battle.target}"
+                shown = [public_prompt_name(self, s, p) for p in battle.retreating]
                 return Prompt(
                     role=foe,
                     kind="retreat",
                     verbs=["retreat"],
                     **base,
-                    text=f"{SIDE_NAME[foe]} pieces retreat two hexes from {battle.target}: "
-                    f"{listing(battle.retreating)} ('retreat PIECE [VIA] HEX').",
+                    text=f"{head}: {listing(battle.retreating)} ('retreat PIECE [VIA] HEX').",
+                    public=f"{head}: {listing(shown)}.",
                 )
             return Prompt(
                 role=side,
@@ -235,9 +241,11 @@ class PattonsFirstVictory:
             step=PHASE_NAMES[state.phase],
             role_name=lambda r: SIDE_NAME.get(r, r),
         )
-        ctx = Ctx(self.board, self.options(state), state.clone(), dice)
+        ctx = Ctx(self.board, self.options(state), state.clone(), dice, before=state)
         _dispatch(ctx, p.kind, order)
         settle(ctx)
+        ctx.finish()
+        _keep_order_private(ctx, p.kind, role, order)
         return ctx.state, ctx.events
 
     # -- state -----------------------------------------------------------------
@@ -280,6 +288,47 @@ class PattonsFirstVictory:
         if state.replacements_left < 0:
             out.append("negative replacement capacity")
         return out
+
+
+ORDER_PIECE_FIELDS = ("piece", "pieces", "unit", "air")
+
+
+def _keep_order_private(ctx: Ctx, kind: str, role: str, order: Order) -> None:
+    """An order that names a piece some side may not see is read whole only by the sides
+    that see all it names; the others read it with that piece left out (PFV 6, L70;
+    ARCHITECTURE: the log is a view). A support asset placed at set-up is never named to
+    the other side (RULINGS R38)."""
+    data = order.to_dict()
+    named: list[str] = []
+    for key in ORDER_PIECE_FIELDS:
+        value = data.get(key)
+        for pid in value if isinstance(value, list) else [value]:
+            if isinstance(pid, str) and pid in ctx.board.counters:
+                named.append(pid)
+    setup_support = kind == "setup" and any(not ctx.board.is_unit(p) for p in named)
+    readers = (role,) if setup_support else ctx.readers(named)
+    if readers is None:
+        return
+    text = order.text()
+    shown = text
+    for pid in named:
+        if setup_support or not ctx.sees(None, pid):
+            shown = re.sub(rf"(?<![\w*]){re.escape(pid)}(?![\w*])", "(hidden)", shown)
+    ctx.events.insert(0, private(ORDER, text, readers, shown))
+
+
+def public_prompt_name(
+    rules: PattonsFirstVictory, state: State, pid: str, audience: str | None = None
+) -> str:
+    """A piece named in a prompt as ``audience`` (the public by default) may read it: the
+    attacker's air, flown in under its unit, is named to the defender only if he could
+    look under that stack (PFV 6, L70; RULINGS R38)."""
+    from engine.games.pfv.view import sees_piece
+
+    b = rules.board
+    if sees_piece(b, rules.options(state).open_information, state, audience, pid):
+        return b.name(pid)
+    return f"an {SIDE_NAME[b.side(pid)]} support asset"
 
 
 class _NoDice:
@@ -449,7 +498,8 @@ def _enumerate(ctx: Ctx, p: Prompt):
             yield Done()
     elif kind == "move":
         yield from movement.legal_moves(ctx)
-        yield Done()
+        if not movement.over_stacked(ctx):  # 'done' waits for the hex to be put right
+            yield Done()
     elif kind == "attack":
         for unit in combat.attackers(ctx):
             here = s.pieces[unit].hex

@@ -7,9 +7,11 @@ Every other piece is placed with ``place PIECE HEX``, or all at once with ``auto
 
 from __future__ import annotations
 
+from engine.core.events import private
 from engine.core.hexgrid import distance
 from engine.games.pfv.board import Board
 from engine.games.pfv.context import SIDE_NAME, Ctx, listing, refuse
+from engine.games.pfv.options import Options
 from engine.games.pfv.orders import Auto, Done, Place
 from engine.games.pfv.state import ALLIED, AXIS, State
 
@@ -37,15 +39,15 @@ def unplaced(board: Board, state: State, side: str) -> list[str]:
     return [p for p in setup_pieces(board, state, side) if state.pieces[p].where == "pool"]
 
 
-def zone(board: Board, piece_id: str) -> tuple[list[str], str]:
+def zone(board: Board, piece_id: str, options: Options) -> tuple[list[str], str]:
     """The hexes a piece may be set up in, ignoring other pieces, and the rule that says so."""
-    cache = board.cache.setdefault("setup-zone", {})
+    cache = board.cache.setdefault(f"setup-zone-{options.axis_setup_in_8821}", {})
     if piece_id not in cache:
-        cache[piece_id] = _zone(board, piece_id)
+        cache[piece_id] = _zone(board, piece_id, options)
     return cache[piece_id]
 
 
-def _zone(board: Board, piece_id: str) -> tuple[list[str], str]:
+def _zone(board: Board, piece_id: str, options: Options) -> tuple[list[str], str]:
     c = board.counter(piece_id)
     land = [h for h in board.map.hex if board.map.land[h] and board.enter_cost(h) is not None]
     if c.fixed_hex:
@@ -70,9 +72,20 @@ def _zone(board: Board, piece_id: str) -> tuple[list[str], str]:
         hexes = [h for h in board.airfields[AXIS] if board.region(h) == "tunisia"]
         hexes = [h for h in hexes if h not in board.crest_8th and h not in board.crest_ii]
         return hexes, "Axis air sets up on an Axis airfield in Tunisia"
+    # L60 keeps the Axis out of the 8th Army and II Corps hexes only; L226 names the airbase
+    # 8821 apart from the 8th Army hexes, so it is open to the Axis (RULINGS R26).
     banned = set(board.crest_8th) | set(board.crest_ii) | set(board.scenario.eighth_army_hexes)
+    if options.axis_setup_in_8821:
+        banned -= airbase - set(board.crest_8th) - set(board.crest_ii)
+        return (
+            [h for h in land if board.region(h) == "tunisia" and h not in banned],
+            "Axis pieces set up in Tunisia, outside the 8th Army and II Corps hexes",
+        )
     hexes = [h for h in land if board.region(h) == "tunisia" and h not in banned]
-    return hexes, "Axis pieces set up in Tunisia, outside the 8th Army and II Corps hexes"
+    return hexes, (
+        "Axis pieces set up in Tunisia, outside the 8th Army and II Corps hexes and the "
+        "airbase (RULINGS R26)"
+    )
 
 
 def placement_problem(
@@ -80,7 +93,7 @@ def placement_problem(
 ) -> str | None:
     """Why ``piece_id`` may not be set up in ``hex_id`` now, or ``None``."""
     b, s = ctx.board, ctx.state
-    hexes, rule = zone(b, piece_id)
+    hexes, rule = zone(b, piece_id, ctx.options)
     if hex_id not in hexes:
         return rule
     stacks = b.stacks(s) if stacks is None else stacks
@@ -118,14 +131,14 @@ def reservation_problem(
     after[hex_id] = stacks.get(hex_id, []) + [piece_id]
     for other in constrained:
         oc = b.counter(other)
-        hexes, _ = zone(b, other)
+        hexes, _ = zone(b, other, ctx.options)
         if not any(b.stacking_problem(after.get(h, []) + [other]) is None for h in hexes):
             return f"{oc.name} would have no legal set-up hex left"
     return None
 
 
 def legal_placements(ctx: Ctx, piece_id: str) -> list[str]:
-    hexes, _ = zone(ctx.board, piece_id)
+    hexes, _ = zone(ctx.board, piece_id, ctx.options)
     stacks = ctx.board.stacks(ctx.state)
     return [h for h in sorted(hexes) if placement_problem(ctx, piece_id, h, stacks) is None]
 
@@ -136,7 +149,23 @@ def place_fixed(ctx: Ctx, side: str) -> None:
         c = ctx.board.counter(pid)
         if c.fixed_hex:
             ctx.put(pid, c.fixed_hex)
-            ctx.log("setup", f"{c.name} sets up in {c.fixed_hex}, as the rules require (PFV 5).")
+            ctx.entered(pid, [c.fixed_hex])
+            log_setup(ctx, pid, f"{c.fixed_hex}, as the rules require (PFV 5)")
+
+
+def log_setup(ctx: Ctx, pid: str, where: str) -> None:
+    """A set-up placement, read whole by its side only when it is a support asset: a unit is
+    always the top piece, but a support placed now may be covered by the next placement, so
+    the other side reads only that a support asset went there (PFV 5, PFV 6 L70; RULINGS R38)."""
+    b = ctx.board
+    hex_id = ctx.state.pieces[pid].hex
+    text = f"{b.name(pid)} sets up in {where}."
+    if b.is_unit(pid) or ctx.options.open_information:
+        ctx.log("setup", text, piece=pid, hex=hex_id)
+        return
+    side = b.side(pid)
+    others = f"An {SIDE_NAME[side]} support asset sets up in {where}."
+    ctx.events.append(private("setup", text, [side], others, piece=pid, hex=hex_id))
 
 
 def place(ctx: Ctx, order: Place) -> None:
@@ -173,7 +202,8 @@ def place(ctx: Ctx, order: Place) -> None:
             f"Legal hexes: {listing(legal)}.",
         )
     ctx.put(pid, order.hex)
-    ctx.log("setup", f"{b.name(pid)} sets up in {order.hex}.", piece=pid, hex=order.hex)
+    ctx.entered(pid, [order.hex])  # a unit set up in a hex occupies it (PFV 17, R26)
+    log_setup(ctx, pid, order.hex)
 
 
 def auto(ctx: Ctx, order: Auto) -> None:
@@ -203,7 +233,8 @@ def auto(ctx: Ctx, order: Auto) -> None:
         preferred = b.scenario.default_setup.get(pid)
         if preferred and placement_problem(ctx, pid, preferred) is None:
             ctx.put(pid, preferred)
-            ctx.log("setup", f"{b.name(pid)} sets up in {preferred}.", piece=pid, hex=preferred)
+            ctx.entered(pid, [preferred])
+            log_setup(ctx, pid, preferred)
             continue
         options = legal_placements(ctx, pid)
         if not options:
@@ -216,7 +247,8 @@ def auto(ctx: Ctx, order: Auto) -> None:
         score = _default_hex_score(b, pid, stacks, front)
         best = min(options, key=score)
         ctx.put(pid, best)
-        ctx.log("setup", f"{b.name(pid)} sets up in {best}.", piece=pid, hex=best)
+        ctx.entered(pid, [best])
+        log_setup(ctx, pid, best)
 
 
 def _default_hex_score(b: Board, pid: str, stacks: dict[str, list[str]], front: list[str]):

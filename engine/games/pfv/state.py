@@ -101,6 +101,8 @@ class State:
     result_text: str = ""
     #: recent arrows and markers for the map: dicts with turn, player, kind, side, path, text
     recent: list[dict[str, Any]] = field(default_factory=list)
+    #: Patton arrived by force at the end of the forced turn, not on a roll (PFV 16, R22)
+    patton_forced: bool = False
 
     def clone(self) -> State:
         return State(
@@ -111,7 +113,7 @@ class State:
             self.battle.copy() if self.battle else None,
             self.rebasing, self.replacements_left, self.patton_arrived,
             list(self.to_place), self.rommel_recalled, self.axis_entered_8th_army,
-            self.winner, self.result_text, list(self.recent),
+            self.winner, self.result_text, list(self.recent), self.patton_forced,
         )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
@@ -136,6 +138,7 @@ class State:
             "patton_arrived": self.patton_arrived, "to_place": list(self.to_place),
             "rommel_recalled": self.rommel_recalled, "axis_entered_8th_army": self.axis_entered_8th_army,
             "winner": self.winner, "result_text": self.result_text, "recent": [dict(r) for r in self.recent],
+            "patton_forced": self.patton_forced,
         }  # fmt: skip
 
     @classmethod

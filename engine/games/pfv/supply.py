@@ -55,6 +55,9 @@ def check_supply(ctx: Ctx) -> None:
         return
     for pid in cut:
         ctx.log(
-            "supply", f"{ctx.name(pid)} in {s.pieces[pid].hex} is out of supply (PFV 7 phase 8)."
+            "supply",
+            f"{ctx.name(pid)} in {s.pieces[pid].hex} is out of supply (PFV 7 phase 8).",
+            about=[pid],
+            others=f"{ctx.subject([pid])} in {s.pieces[pid].hex} is out of supply (PFV 7 phase 8).",
         )
         ctx.lose_step(pid, battlegroup=ctx.options.supply_loss_battlegroup)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from engine.core.events import EVERYONE
 from engine.core.view import (
     ArrowView,
     BoxView,
@@ -22,6 +23,7 @@ from engine.core.view import (
 from engine.games.pfv.state import ALLIED, AXIS, State
 
 if TYPE_CHECKING:
+    from engine.games.pfv.board import Board
     from engine.games.pfv.rules import PattonsFirstVictory
 
 ARROW_KINDS = {"move", "attack", "retreat", "advance", "air", "breakthrough"}
@@ -52,16 +54,48 @@ def may_look_under(
     rules: PattonsFirstVictory, state: State, viewer: str | None, hex_id: str, side: str
 ) -> bool:
     """PFV 6: only with one of your units adjacent may you look beneath an enemy's top piece."""
-    if viewer == side or rules.options(state).open_information:
+    return looks_under(
+        rules.board, rules.options(state).open_information, state, viewer, hex_id, side
+    )
+
+
+def looks_under(
+    b: Board, open_information: bool, state: State, viewer: str | None, hex_id: str, side: str
+) -> bool:
+    """PFV 6 (L70): the owner sees his whole stack; another role looks beneath an enemy's top
+    piece only while one of its units (not a support asset alone) is next to the stack; the
+    public never does (RULINGS R3). ``EVERYONE`` (the audit) sees everything."""
+    if viewer == side or viewer == EVERYONE or open_information:
         return True
     if viewer is None:
         return False
-    b = rules.board
     near = set(b.grid.neighbours(hex_id))
     return any(
         p.where == "map" and p.hex in near and b.is_unit(p.id) and b.side(p.id) == viewer
         for p in state.pieces.values()
     )
+
+
+def sees_piece(
+    b: Board,
+    open_information: bool,
+    state: State,
+    audience: str | None,
+    pid: str,
+    stacks: dict[str, list[str]] | None = None,
+) -> bool:
+    """Whether ``audience`` (a side, PUBLIC or EVERYONE) may know where ``pid`` is now
+    (PFV 6, L70; RULINGS R3, R38): every piece off the map is in an open box or out of play;
+    on the map, the top piece of every stack is in plain sight, the rest only as
+    :func:`looks_under` allows."""
+    p = state.pieces[pid]
+    if p.where != "map" or open_information:
+        return True
+    stacks = stacks if stacks is not None else b.stacks(state)
+    here = stacks.get(p.hex, [])
+    if here and here[0] == pid:
+        return True
+    return looks_under(b, open_information, state, audience, p.hex, b.side(pid))
 
 
 def build_view(rules: PattonsFirstVictory, state: State, viewer: str | None) -> HexMapView:
@@ -138,7 +172,7 @@ def build_view(rules: PattonsFirstVictory, state: State, viewer: str | None) -> 
         game=rules.id, viewer=viewer, title=rules.title, turn=state.turn,
         turn_label=f"Turn {state.turn} of {rules.board.last_turn}: {turn_label}",
         phase=("Axis " if state.player == AXIS else "Allied ") + PHASE_NAMES.get(state.phase, state.phase),
-        active_role=prompt.role, prompt=prompt.text,
+        active_role=prompt.role, prompt=prompt.text_for(viewer),
         sides=[SideView(id=AXIS, name="Axis"), SideView(id=ALLIED, name="Allied")],
         stacks=stacks, boxes=boxes, arrows=arrows, markers=markers,
         control=dict(state.control), notes=notes,
