@@ -346,7 +346,9 @@ def test_t11_aircraft_never_land_in_a_territory_captured_this_turn():
     assert s.control["kwangtung"] == "usa"
     err = refused(s, "move 1 ftr china kwangtung")
     assert "captured this turn" in str(err)
-    s2, log = play(s, "done")
+    err = refused(s, "done")  # f1 can still fly back: ending now needs a confirmation
+    assert f"fighter {f1} in Kwangtung can still land in" in str(err)
+    s2, log = play(s, "done confirm")
     assert f1 not in s2.units and f3 in s2.units
     s3, _ = play(s, f"move {f1} kwangtung china", "done")
     assert s3.units[f1].at == "china"

@@ -171,7 +171,8 @@ def test_aircraft_land_at_the_end_of_the_noncombat_move_or_are_lost():
     f = put(s, "germany", "norway", fighter=1)[0]
     s.units[b].cm = True
     s, _ = play(s, "move 1 ftr norway sz5")
-    s, log = play(s, "done")
+    assert "can still land" in str(refused(s, "done"))  # the bomber could fly home
+    s, log = play(s, "done confirm")
     assert b not in s.units
     assert s.units[f].aboard == cv
 

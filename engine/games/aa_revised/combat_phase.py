@@ -588,10 +588,19 @@ def _standing(ctx: Ctx, power: str, what: str):
 
 def _forced(ctx: Ctx, a: ActiveBattle, need: bt.Need) -> bool:
     """No real choice (RULINGS R-39): every candidate alike, or all must go. In a Joint
-    Strike a U.S. and a U.K. unit of one type are not alike."""
+    Strike a U.S. and a U.K. unit of one type are not alike; nor are two ships carrying
+    different cargo, since the cargo goes down with its ship (the owner chooses, L384,
+    L464; RULINGS R-53)."""
     joint = need.side == bt.ATTACKER and "joint" in a.flags
-    slots = {(u.type, u.hits, u.owner if joint else "") for u in need.candidates}
+    slots = {
+        (u.type, u.hits, u.owner if joint else "", _cargo_key(ctx, u.uid)) for u in need.candidates
+    }
     return len(slots) <= 1 or need.count >= _capacity(ctx, a, need)
+
+
+def _cargo_key(ctx: Ctx, uid: str) -> tuple[tuple[str, str], ...]:
+    """What a unit carries, by type and owner, for telling casualties apart."""
+    return tuple(sorted((c.type, c.owner) for c in ctx.cargo_of_id(uid)))
 
 
 def _auto_casualties(ctx: Ctx, a: ActiveBattle, need: bt.Need) -> tuple[list[str] | None, bool]:
@@ -800,11 +809,23 @@ def _why_not(ctx: Ctx, a: ActiveBattle, need: bt.Need, t: str) -> tuple[str, str
     return (R_COMBAT, f"No {name} of this side are in the battle.")
 
 
+def _cargo_text(ctx: Ctx, uid: str) -> str:
+    cargo = ctx.cargo_of_id(uid)
+    return f"carrying {units_phrase(cargo)}" if cargo else "empty"
+
+
 def _choices(ctx: Ctx, need: bt.Need) -> str:
     counts: dict[str, int] = {}
     for u in need.candidates:
         counts[u.type] = counts.get(u.type, 0) + 1
     words = ", ".join(f"{n} {ctx.short(t)}" for t, n in counts.items())
+    loaded = {u.type for u in need.candidates if ctx.cargo_of_id(u.uid)}
+    if loaded:  # ships with cargo are told apart by id: the cargo goes down with them
+        words += "; by id: " + ", ".join(
+            f"{ctx.short(u.type)} {u.uid} ({_cargo_text(ctx, u.uid)})"
+            for u in need.candidates
+            if u.type in loaded
+        )
     owners = {u.owner for u in need.candidates}
     if len(owners) > 1 and need.side == bt.ATTACKER:  # a Joint Strike: name them by id
         words += "; " + "; ".join(

@@ -361,6 +361,38 @@ def _place_ic(ctx: Ctx, at: str) -> None:
     ctx.mark("place", power, [at], "industrial complex")
 
 
+def placeable_now(ctx: Ctx) -> dict[str, list[str]]:
+    """Each unit type waiting to be placed that still has a place, with those places."""
+    out: dict[str, list[str]] = {}
+    for order in legal_places(ctx):
+        for t in order.units:
+            out.setdefault(t, []).append(order.at)
+    return out
+
+
+def check_done(ctx: Ctx, confirm: bool) -> None:
+    """The player's ``done`` is refused while units waiting to be placed still have room
+    at a factory (they would be lost, FAQ: Mobilize Units), unless confirmed (issue 9:
+    no work lost silently; RULINGS R-54)."""
+    room_for = placeable_now(ctx)
+    if confirm or not room_for:
+        return
+    s = ctx.state
+    g = ctx.geo
+    where = "; ".join(
+        f"{ctx.info(t).plural.lower()} in {listing(g.name(x) for x in sorted(set(places)))}"
+        for t, places in room_for.items()
+    )
+    t, places = next(iter(room_for.items()))
+    example = f"place 1 {ctx.info(t).name.lower().replace(' ', '_')} {sorted(places)[0]}"
+    raise refuse(
+        R_MOB,
+        f"Ending mobilization now would lose {count_text(s.pending)} still waiting to be "
+        f"placed, and there is room for them: {where}.",
+        f"Place them (e.g. '{example}'), or write 'done confirm' to end the phase and lose them.",
+    )
+
+
 def finish(ctx: Ctx) -> None:
     """End of Phase 6: what is still in the mobilization zone is lost (FAQ)."""
     s = ctx.state

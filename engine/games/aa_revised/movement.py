@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from engine.core.errors import IllegalOrder
 from engine.games.aa_revised import air
 from engine.games.aa_revised.context import Ctx, count_text, listing, refuse, units_phrase
-from engine.games.aa_revised.geography import SHORT
+from engine.games.aa_revised.geography import SHORT, multi_source_distances
 from engine.games.aa_revised.orders import Bomb, Bombard, Move
 from engine.games.aa_revised.state import POWER_NAME, SIDE, Unit, uid_key
 
@@ -149,6 +149,9 @@ def cannot_move(ctx: Ctx, u: Unit, mode: str) -> str | None:
     if why:
         return why
     if mode == "air":
+        why = cargo_fighter_problem(ctx, u)
+        if why:
+            return why
         if cm and u.cm:
             return "it has already made its combat move"
         if remaining(ctx, u) <= 0:
@@ -187,6 +190,19 @@ def cannot_move(ctx: Ctx, u: Unit, mode: str) -> str | None:
     if remaining(ctx, u) <= 0:
         return "it has no movement left"
     return None
+
+
+def cargo_fighter_problem(ctx: Ctx, u: Unit) -> str | None:
+    """A fighter still aboard a carrier that has moved this turn is cargo: it takes no
+    part in combat and has no range left to take off with (Revised: Phase 3, Aircraft
+    Carriers, rulebook L349; Range, L766; Appendix 1, Carry Fighters, L861; RULINGS R-52)."""
+    carrier = ctx.state.units.get(u.aboard) if u.aboard else None
+    if carrier is None or not carrier.moved:
+        return None
+    return (
+        f"it stayed aboard carrier {carrier.id} when the carrier moved, so it is cargo for "
+        "the rest of the turn (a fighter must take off before its carrier moves)"
+    )
 
 
 def joint_strike_bar(ctx: Ctx, u: Unit) -> str | None:
@@ -468,20 +484,43 @@ def sea_route(ctx: Ctx, group: list[Unit], start: str, waypoints: list[str], end
             best, bombard_target = (key, path), target
     if best is not None:
         return Plan("sea", group, best[1], bombard=bombard_target)
-    raise _sea_refusal(ctx, group, start, end, budget)
+    raise _sea_refusal(ctx, group, start, end, budget, waypoints)
 
 
-def _sea_refusal(ctx: Ctx, group, start, end, budget) -> IllegalOrder:
+def _route_length(adjacency, legs: list[str]) -> int | None:
+    """Sea zones entered along the shortest route through ``legs`` in order."""
+    total = 0
+    for a, b in zip(legs, legs[1:], strict=False):
+        d = _graph_distance(adjacency, a, b)
+        if d is None:
+            return None
+        total += d
+    return total
+
+
+def _sea_refusal(ctx: Ctx, group, start, end, budget, waypoints=()) -> IllegalOrder:
+    """The real reason no sea route fits (issue 9): a stop that is no sea zone or is
+    named twice, the length of the route asked for, a canal, the end, enemy ships."""
     g = ctx.geo
     power = group[0].owner
     names = units_phrase(group)
-    dist = _graph_distance(g.sea_adj, start, end)
+    legs = [start, *waypoints, end]
     hint = _legal_hint(ctx, group, start)
+    for w in waypoints:
+        if w not in g.sea:
+            return refuse(R_SEA, f"{g.name(w)} is not a sea zone; ships move only through sea "
+                          "zones.", hint)  # fmt: skip
+    twice = next((z for i, z in enumerate(legs) if z in legs[:i]), None)
+    if twice is not None:
+        return refuse(R_SEA, f"The route names {g.name(twice)} twice; a ship's route enters "
+                      "each sea zone once.", hint)  # fmt: skip
+    dist = _route_length(g.sea_adj, legs)
     if dist is None:
         return refuse(R_SEA, f"{g.name(end)} cannot be reached by sea from {g.name(start)}.", hint)
+    through = f" through {listing(g.name(w) for w in waypoints)}" if waypoints else ""
     # the canal the shortest route would need
     open_adj = {z: tuple(n for n in g.sea_adj[z] if canal_open(ctx, z, n, power)) for z in g.sea}
-    open_dist = _graph_distance(open_adj, start, end)
+    open_dist = _route_length(open_adj, legs)
     if dist <= budget and (open_dist is None or open_dist > budget):
         return refuse(
             R_CANAL,
@@ -492,8 +531,12 @@ def _sea_refusal(ctx: Ctx, group, start, end, budget) -> IllegalOrder:
     if dist > budget:
         return refuse(
             R_SEA,
-            f"{g.name(end)} is {dist} sea zones from {g.name(start)}; {names} can move "
-            f"{budget} this turn.",
+            (
+                f"The route from {g.name(start)}{through} to {g.name(end)} is {dist} sea zones long"
+                if waypoints
+                else f"{g.name(end)} is {dist} sea zones from {g.name(start)}"
+            )
+            + f"; {names} can move {budget} this turn.",
             hint,
         )
     hostile = ctx.hostile_zone(end, power)
@@ -507,10 +550,18 @@ def _sea_refusal(ctx: Ctx, group, start, end, budget) -> IllegalOrder:
     if not combat(ctx) and hostile:
         return refuse(R_NCM, f"{g.name(end)} holds enemy units; no ship ends a noncombat move "
                       "there.", hint)  # fmt: skip
+    near = multi_source_distances([start], g.sea_adj)
+    if any(ctx.enemies_at(z, power) for z, d in near.items() if 0 < d < budget):
+        return refuse(
+            R_SEA,
+            f"Every route from {g.name(start)} to {g.name(end)}{through} passes a sea zone "
+            "with enemy ships, where ships other than submarines must stop.",
+            hint,
+        )
     return refuse(
         R_SEA,
-        f"Every route from {g.name(start)} to {g.name(end)} passes a sea zone with enemy ships, "
-        "where ships other than submarines must stop.",
+        f"No route from {g.name(start)} to {g.name(end)}{through} of at most {budget} sea "
+        f"zones is open to {names} now.",
         hint,
     )
 
@@ -1125,6 +1176,8 @@ def execute(ctx: Ctx, plans: list[Plan]) -> None:
             _land_move(ctx, p)
         elif p.mode == "sea":
             _sea_move(ctx, p)
+            for f in (f for c in p.units for f in ctx.cargo(c) if ctx.kind(f) == "air"):
+                f.moved = max(f.moved, ctx.movement(f))  # cargo keeps no range (L766)
         else:
             _air_move(ctx, p)
     air.forget_landings(ctx)

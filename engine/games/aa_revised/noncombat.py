@@ -10,16 +10,26 @@ submerged submarines resurface (without combat).
 from __future__ import annotations
 
 from engine.games.aa_revised import air
-from engine.games.aa_revised.context import Ctx, units_phrase
-from engine.games.aa_revised.movement import carrier_reach
-from engine.games.aa_revised.state import POWER_NAME, SIDE, uid_key
+from engine.games.aa_revised.context import Ctx, listing, refuse, units_phrase
+from engine.games.aa_revised.movement import cannot_move, carrier_reach, destinations, remaining
+from engine.games.aa_revised.state import POWER_NAME, SIDE, Unit, uid_key
+
+R_LANDING = "Revised: Completing Air Units' Move"
 
 
-def finish(ctx: Ctx) -> None:
+def finish(ctx: Ctx, confirm: bool = False) -> None:
+    """The player's ``done``: refused while it would lose aircraft that can still land,
+    unless confirmed (issue 9: no work lost silently; RULINGS R-54)."""
     s = ctx.state
     power = s.power
+    lost = aircraft_lost_if_done(ctx)
+    savable = {u.id: sorted(destinations(ctx, u, u.at)) for u in lost}
+    if not confirm and any(savable.values()):
+        raise refuse(R_LANDING, *_lost_aircraft_refusal(ctx, lost, savable))
+    why = {u.id: why_cannot_land(ctx, u) if not savable[u.id] else "it did not fly on to land "
+           "although it could ('done confirm')" for u in lost}  # fmt: skip
     _follow_through(ctx)
-    _land_aircraft(ctx)
+    _land_aircraft(ctx, why)
     risen = [u for u in s.units.values() if u.submerged]
     for u in risen:
         u.submerged = False
@@ -30,6 +40,73 @@ def finish(ctx: Ctx) -> None:
 
     after_noncombat(ctx)
     ctx.log("phase", f"{POWER_NAME[power]}'s noncombat move is over.")
+
+
+def aircraft_lost_if_done(ctx: Ctx) -> list[Unit]:
+    """The aircraft the end of the noncombat move would destroy now: those still in the
+    air with no landing place where they are (carriers that must follow through do)."""
+    trial = Ctx(ctx.geo, ctx.opts, ctx.state.clone(), ctx.dice)
+    _follow_through(trial)
+    _land_aircraft(trial, {})
+    left = trial.state.units
+    return sorted(
+        (u for u in ctx.state.units.values() if ctx.kind(u) == "air" and u.id not in left),
+        key=lambda u: uid_key(u.id),
+    )
+
+
+def why_cannot_land(ctx: Ctx, u: Unit) -> str:
+    """Why aircraft ``u`` has no landing place it can still reach, in a player's words."""
+    where = ctx.geo.name(u.at)
+    why = cannot_move(ctx, u, "air")
+    if why:
+        return f"it cannot fly on from {where} ({why}) and cannot land there"
+    fighter = u.type == "fighter"
+    left = remaining(ctx, u)
+    near = air.distance_to_landing(ctx, u.owner, fighter).get(u.at)
+    places = "friendly territory" + (" or carrier with a free place" if fighter else "")
+    if near is None:
+        return f"no {places} can be reached from {where}"
+    if near == 0:
+        return f"no carrier in {where} has a free place left for it"
+    return (
+        f"it has {_spaces(left)} of movement left and the nearest {places} is {_spaces(near)} "
+        f"from {where}"
+    )
+
+
+def _spaces(n: int) -> str:
+    return f"{n} space{'' if n == 1 else 's'}"
+
+
+def _lost_aircraft_refusal(ctx: Ctx, lost: list[Unit], savable: dict[str, list[str]]):
+    g = ctx.geo
+    can = [u for u in lost if savable[u.id]]
+    cannot = [u for u in lost if not savable[u.id]]
+
+    def named(u: Unit) -> str:
+        return f"{ctx.info(u.type).name.lower()} {u.id} in {g.name(u.at)}"
+
+    reason = (
+        "Ending the noncombat move now would lose aircraft that have not landed: "
+        + "; ".join(
+            f"{named(u)} can still land in {listing(g.name(t) for t in savable[u.id])}" for u in can
+        )
+        + "."
+    )
+    if cannot:
+        reason += (
+            " Lost in any case: "
+            + "; ".join(f"{named(u)} ({why_cannot_land(ctx, u)})" for u in cannot)
+            + "."
+        )
+    first = can[0]
+    example = f"move {first.id} {first.at} {savable[first.id][0]}"
+    return (
+        reason,
+        f"Fly them to a landing place (e.g. '{example}'), or write 'done confirm' to end the "
+        "phase and lose them.",
+    )
 
 
 def _unseated(ctx: Ctx, zone: str) -> int:
@@ -93,10 +170,11 @@ def _sail(ctx: Ctx, carrier, zone: str) -> None:
     )
 
 
-def _land_aircraft(ctx: Ctx) -> None:
+def _land_aircraft(ctx: Ctx, why: dict[str, str]) -> None:
     """Revised: Completing Air Units' Move: aircraft land at the very end of the
     noncombat move (FAQ), in a territory friendly since the start of the turn, or
-    (fighters) on a friendly carrier with room; the others are lost."""
+    (fighters) on a friendly carrier with room; the others are lost, each with ``why``
+    it could not land when the reason is known."""
     s = ctx.state
     g = ctx.geo
     power = s.power
@@ -110,12 +188,12 @@ def _land_aircraft(ctx: Ctx) -> None:
             continue
         if u.at in g.land:
             if u.at not in safe:
-                ctx.destroy(
-                    u, ": it has no friendly territory to land in (Completing Air Units' Move)"
-                )
+                reason = why.get(u.id, "it has no friendly territory to land in")
+                ctx.destroy(u, f": {reason} (Completing Air Units' Move)")
             continue
         if u.type != "fighter":
-            ctx.destroy(u, ": bombers cannot land at sea")
+            reason = why.get(u.id, "bombers cannot land at sea")
+            ctx.destroy(u, f": {reason} (Completing Air Units' Move)")
             continue
         here = ctx.at(u.at)
         deck = None
@@ -130,7 +208,8 @@ def _land_aircraft(ctx: Ctx) -> None:
                         deck = c
                         break
         if deck is None:
-            ctx.destroy(u, ": no friendly carrier has room for it")
+            reason = why.get(u.id, "no friendly carrier has room for it")
+            ctx.destroy(u, f": {reason} (Completing Air Units' Move)")
             continue
         u.aboard = deck.id
         u.deck = None

@@ -31,16 +31,20 @@ standing submerge ask|never|always   the same for submerging
 standing joint agree|ask      the U.K. agrees to every U.S. casualty choice in a Joint Strike
 winter                        Russian Winter (national advantage)
 convert UNITS TERRITORY       Lend-Lease: friendly units there become Soviet (advantage)
-done                          end this phase or step
+done [confirm]                end this phase or step (confirm: even though aircraft
+                              that could still land, or units that could still be
+                              placed, would be lost)
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, ClassVar, Literal
+from typing import Annotated, Any, ClassVar, Literal
+
+from pydantic import AfterValidator
 
 from engine.core.errors import OrderSyntaxError
-from engine.core.orders import Order
+from engine.core.orders import Order, excerpt, is_count, order_words, read_count
 from engine.games.aa_revised.geography import SHORT, UNIT_ORDER, find_unit_type, geography
 from engine.games.aa_revised.geography import techs_by_word as _techs
 
@@ -58,6 +62,24 @@ def _type_rank(t: str) -> int:
     return UNIT_ORDER.index(t) if t in UNIT_ORDER else 99
 
 
+def canonical_units(units: dict[str, int]) -> dict[str, int]:
+    """Counts by type in the alphabetical order of the type ids, whatever order they were
+    typed in: the order the store's JSON (sorted keys) gives back, so an order is applied
+    live exactly as it is replayed, and logs written before this form replay unchanged."""
+    return {t: units[t] for t in sorted(units)}
+
+
+def canonical_ids(ids: list[str]) -> list[str]:
+    """Unit ids by number (``u9`` before ``u10``): the order they are named in means
+    nothing. Applied when an order is read from text (stored lists load as written, so
+    older logs replay unchanged)."""
+    return sorted(ids, key=lambda u: (0, int(u[1:]), "") if _UNIT_ID.match(u) else (1, 0, u))
+
+
+#: counts by unit type, always held in their canonical order
+Counts = Annotated[dict[str, int], AfterValidator(canonical_units)]
+
+
 class Research(Order):
     verb: Literal["research"] = "research"
     tech: str
@@ -69,7 +91,7 @@ class Research(Order):
 
 class Buy(Order):
     verb: Literal["buy"] = "buy"
-    units: dict[str, int]
+    units: Counts
 
     def text(self) -> str:
         return " ".join(["buy", *units_text(self.units, [])])
@@ -77,7 +99,7 @@ class Buy(Order):
 
 class Move(Order):
     verb: Literal["move"] = "move"
-    units: dict[str, int] = {}
+    units: Counts = {}
     ids: list[str] = []
     path: list[str]
     #: Japan's Kamikaze Attacks: the aircraft attack without a place to land
@@ -94,7 +116,7 @@ class Bomb(Move):
 
 class Bombard(Order):
     verb: Literal["bombard"] = "bombard"
-    units: dict[str, int] = {}
+    units: Counts = {}
     ids: list[str] = []
     zone: str
     target: str
@@ -126,7 +148,7 @@ class Rocket(Order):
 
 class Casualties(Order):
     verb: Literal["casualties"] = "casualties"
-    units: dict[str, int] = {}
+    units: Counts = {}
     ids: list[str] = []
 
     def text(self) -> str:
@@ -135,7 +157,7 @@ class Casualties(Order):
 
 class Press(Order):
     verb: Literal["press"] = "press"
-    submerge: dict[str, int] = {}
+    submerge: Counts = {}
 
     def text(self) -> str:
         if not self.submerge:
@@ -147,7 +169,7 @@ class Retreat(Order):
     verb: Literal["retreat"] = "retreat"
     #: the space land and sea units retreat to; ``None``: aircraft only (amphibious)
     to: str | None = None
-    submerge: dict[str, int] = {}
+    submerge: Counts = {}
 
     def text(self) -> str:
         out = ["retreat", self.to or "air"]
@@ -158,7 +180,7 @@ class Retreat(Order):
 
 class Submerge(Order):
     verb: Literal["submerge"] = "submerge"
-    units: dict[str, int] = {}
+    units: Counts = {}
 
     def text(self) -> str:
         return " ".join(["submerge", *(units_text(self.units, []) or ["none"])])
@@ -166,7 +188,7 @@ class Submerge(Order):
 
 class Place(Order):
     verb: Literal["place"] = "place"
-    units: dict[str, int]
+    units: Counts
     at: str
 
     def text(self) -> str:
@@ -195,7 +217,7 @@ class Convert(Order):
     """Lend-Lease: friendly units in a red territory become Soviet units."""
 
     verb: Literal["convert"] = "convert"
-    units: dict[str, int]
+    units: Counts
     at: str
 
     def text(self) -> str:
@@ -206,7 +228,7 @@ class Kaiten(Order):
     """Kaiten Torpedoes: the defending Japanese submarines designated as kaiten."""
 
     verb: Literal["kaiten"] = "kaiten"
-    units: dict[str, int] = {}
+    units: Counts = {}
 
     def text(self) -> str:
         return " ".join(["kaiten", *(units_text(self.units, []) or ["none"])])
@@ -231,7 +253,14 @@ class Disagree(Order):
 
 
 class Done(Order):
+    """End this phase or step; ``done confirm`` ends it even though units that could
+    still be saved would be lost (issue 9: no work lost silently)."""
+
     verb: Literal["done"] = "done"
+    confirm: bool = False
+
+    def text(self) -> str:
+        return "done confirm" if self.confirm else "done"
 
 
 ORDER_TYPES: dict[str, type[Order]] = {
@@ -298,15 +327,19 @@ USAGE = {
     "joint": "joint (Joint Strike)",
     "agree": "agree (Joint Strike)",
     "disagree": "disagree (Joint Strike)",
-    "done": "done",
+    "done": "done  or  done confirm (end it even though units would be lost)",
 }
 
 
 def load_order(data: dict[str, Any]) -> Order:
-    verb = data.get("verb")
-    if verb not in ORDER_TYPES:
+    """A stored order back as a model; never raises anything but
+    :class:`OrderSyntaxError` (the data may come from an imported file)."""
+    verb = data.get("verb") if isinstance(data, dict) else None
+    if not isinstance(verb, str) or verb not in ORDER_TYPES:
         raise OrderSyntaxError(
-            "Revised: Turn Sequence", f"{verb!r} is not an order of this game.", _verbs_hint()
+            "Revised: Turn Sequence",
+            f"{excerpt(str(verb))} is not an order of this game.",
+            _verbs_hint(),
         )
     try:
         return ORDER_TYPES[verb].model_validate(data)
@@ -322,14 +355,18 @@ def _verbs_hint() -> str:
 
 def parse_order(text: str) -> Order:
     """Turn a line such as ``move 2 inf 1 arm ukraine_ssr caucasus`` into an order; never
-    raises anything but :class:`OrderSyntaxError`."""
-    words = text.replace(",", " ").split()
+    raises anything but :class:`OrderSyntaxError`, which quotes at most a short excerpt of
+    the text."""
+    words = order_words(
+        text.replace(",", " ") if isinstance(text, str) else text,
+        lambda why: OrderSyntaxError("Revised: Turn Sequence", why, _verbs_hint()),
+    )
     if not words:
         raise OrderSyntaxError("Revised: Turn Sequence", "That order is empty.", _verbs_hint())
     verb, args = words[0].lower(), words[1:]
     if verb not in ORDER_TYPES:
         raise OrderSyntaxError(
-            "Revised: Turn Sequence", f"{words[0]!r} is not an order of this game.", _verbs_hint()
+            "Revised: Turn Sequence", f"{excerpt(words[0])} is not an order of this game.", _verbs_hint()
         )
 
     def bad(why: str) -> OrderSyntaxError:
@@ -338,21 +375,23 @@ def parse_order(text: str) -> Order:
     def space(word: str) -> str:
         sid = geography().find(word)
         if sid is None:
-            raise bad(f"{word!r} is not a territory or sea zone of the board.")
+            raise bad(f"{excerpt(word)} is not a territory or sea zone of the board.")
         return sid
 
     match verb:
+        case "done" if [a.lower() for a in args] == ["confirm"]:
+            return Done(confirm=True)
         case "done" | "winter" | "joint" | "agree" | "disagree":
             if args:
                 raise bad(f"'{verb}' takes nothing after it.")
             return ORDER_TYPES[verb]()
         case "research":
-            if len(args) != 2 or not args[1].isdigit():
-                raise bad("'research' needs a development and a number of dice.")
+            if len(args) != 2 or not is_count(args[1]):
+                raise bad("'research' needs a development and a number of dice (digits 0-9).")
             tech = _techs().get(_key(args[0]))
             if tech is None:
-                raise bad(f"{args[0]!r} is not a weapons development.")
-            return Research(tech=tech, dice=int(args[1]))
+                raise bad(f"{excerpt(args[0])} is not a weapons development.")
+            return Research(tech=tech, dice=read_count(args[1], bad))
         case "buy":
             units, ids, rest = _units(args, bad, allow_ids=False)
             if rest or not units:
@@ -438,7 +477,7 @@ def parse_order(text: str) -> Order:
             for v in vals:
                 t = find_unit_type(v)
                 if t is None:
-                    raise bad(f"{v!r} is not a unit type.")
+                    raise bad(f"{excerpt(v)} is not a unit type.")
                 types.append(t)
             return Standing(what="casualties", values=types)
     raise bad("unreadable order")  # pragma: no cover
@@ -455,31 +494,31 @@ def _units(args: list[str], bad, allow_ids: bool = True):
     i = 0
     while i < len(args):
         word = args[i]
-        if word.isdigit():
+        if is_count(word):
             if i + 1 >= len(args):
                 raise bad(f"{word} of what? A unit type must follow the count.")
             t = find_unit_type(args[i + 1])
             if t is None:
-                raise bad(f"{args[i + 1]!r} is not a unit type.")
-            n = int(word)
+                raise bad(f"{excerpt(args[i + 1])} is not a unit type.")
+            n = read_count(word, bad)
             if n < 1:
                 raise bad("Counts of units start at 1.")
             units[t] = units.get(t, 0) + n
             i += 2
             continue
-        if allow_ids and _UNIT_ID.match(word.lower()):
+        if allow_ids and word.isascii() and _UNIT_ID.match(word.lower()):
             ids.append(word.lower())
             i += 1
             continue
         break
-    return units, ids, args[i:]
+    return units, canonical_ids(ids), args[i:]
 
 
 def _submerge_tail(args: list[str], bad) -> dict[str, int]:
     if not args:
         return {}
     if args[0].lower() != "submerge":
-        raise bad(f"{args[0]!r} is not understood here; only 'submerge N sub' may follow.")
+        raise bad(f"{excerpt(args[0])} is not understood here; only 'submerge N sub' may follow.")
     units, _, rest = _units(args[1:], bad, allow_ids=False)
     if rest or not units:
         raise bad("'submerge' needs a count of submarines.")

@@ -15,6 +15,25 @@ def cheapest() -> int:
     return min(u.cost for u in units().values())
 
 
+def log_nothing_to_buy(ctx: Ctx) -> None:
+    """Say why the purchase phase ended by itself (issue 9: a phase that ends itself says
+    so): a power without its capital buys nothing (Revised: Capturing and Liberating
+    Capitals, rulebook L528); one with fewer IPCs than the cheapest unit cannot."""
+    s = ctx.state
+    power = s.power
+    name = POWER_NAME[power]
+    if not ctx.capital_held(power):
+        why = f"{name} does not hold its capital, so it buys no units"
+        rule = "Revised: Capturing and Liberating Capitals"
+    else:
+        why = (
+            f"{name} has {s.ipcs.get(power, 0)} IPCs, less than the cheapest unit "
+            f"({cheapest()} IPCs)"
+        )
+        rule = R_BUY
+    ctx.log("phase", f"{why}: the purchase phase ends by itself ({rule}).", power=power)
+
+
 def buy(ctx: Ctx, order: Buy) -> None:
     s = ctx.state
     power = s.power

@@ -403,13 +403,14 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
                 )
             movement.move(ctx, order)
         case "noncombat", Done():
-            noncombat.finish(ctx)
+            noncombat.finish(ctx, order.confirm)
             _next_phase(ctx, "mobilize")
         case "mobilize", Place():
             mobilize.place(ctx, order)
         case "mobilize", Move():
             mobilize.deck_fighters(ctx, order)
         case "mobilize", Done():
+            mobilize.check_done(ctx, order.confirm)
             mobilize.finish(ctx)
             _next_phase(ctx, "income")
         case "income", Winter():
@@ -458,6 +459,7 @@ def settle(ctx: Ctx) -> None:
                 s.ipcs.get(power, 0) >= purchase.cheapest() or advantages.lend_lease_options(ctx)
             ):
                 return
+            purchase.log_nothing_to_buy(ctx)
             s.phase = "combat_move"
             continue
         if phase == "combat":
@@ -523,7 +525,11 @@ def _enumerate(ctx: Ctx, p: Prompt):
             yield from movement.legal_bombards(ctx)
             if advantages.joint_strike_problem(ctx) is None:
                 yield JointStrike()
-        yield Done()
+            yield Done()
+        else:
+            lost = noncombat.aircraft_lost_if_done(ctx)
+            savable = any(movement.destinations(ctx, u, u.at) for u in lost)
+            yield Done(confirm=savable)
     elif kind == "combat":
         for b in combat_phase.choosable(ctx):
             yield Attack(space=b)
@@ -564,7 +570,7 @@ def _enumerate(ctx: Ctx, p: Prompt):
         yield from mobilize.deck_moves(ctx)
         for t in advantages.chinese_division_sites(ctx):
             yield Place(units={"infantry": 1}, at=t)
-        yield Done()
+        yield Done(confirm=bool(mobilize.placeable_now(ctx)))
     elif kind == "enigma":
         yield from advantages.enigma_moves(ctx)
         yield Done()
@@ -576,6 +582,11 @@ def _enumerate(ctx: Ctx, p: Prompt):
 def _casualty_orders(ctx: Ctx, limit: int = 60):
     a = ctx.state.battle
     need = bt.needs(a.b)
+    if need.count == 1:  # ships with cargo are named by id: which one goes is a choice
+        loaded = {u.type for u in need.candidates if ctx.cargo_of_id(u.uid)}
+        for u in need.candidates:
+            if u.type in loaded:
+                yield Casualties(ids=[u.uid])
     stats = a.b.stats(need.side)
     room: dict[str, int] = {}
     for u in need.candidates:

@@ -20,7 +20,15 @@ from typing import Any, ClassVar, Literal
 
 from engine.core.errors import OrderSyntaxError
 from engine.core.hexgrid import is_hex_id
-from engine.core.orders import Order
+from engine.core.orders import Order, excerpt, order_words
+
+
+def canonical_pieces(pieces: list[str]) -> list[str]:
+    """The pieces of a group in one order (by id), whatever order they were typed in: a
+    group moves or advances as one, so two spellings must store alike. Applied when an
+    order is read from text; stored orders load as written, so older logs replay
+    unchanged."""
+    return sorted(pieces)
 
 
 class Place(Order):
@@ -148,9 +156,13 @@ USAGE = {
 
 
 def load_order(data: dict[str, Any]) -> Order:
-    verb = data.get("verb")
-    if verb not in ORDER_TYPES:
-        raise OrderSyntaxError("PFV 7", f"{verb!r} is not an order of this game.", _verbs_hint())
+    """A stored order back as a model; never raises anything but
+    :class:`OrderSyntaxError` (the data may come from an imported file)."""
+    verb = data.get("verb") if isinstance(data, dict) else None
+    if not isinstance(verb, str) or verb not in ORDER_TYPES:
+        raise OrderSyntaxError(
+            "PFV 7", f"{excerpt(str(verb))} is not an order of this game.", _verbs_hint()
+        )
     try:
         return ORDER_TYPES[verb].model_validate(data)
     except Exception:
@@ -165,14 +177,17 @@ def _verbs_hint() -> str:
 
 def parse_order(text: str) -> Order:
     """Turn a line such as ``move 10pz 8213 8313`` into an order; never raises anything
-    but :class:`OrderSyntaxError`."""
-    words = text.replace("/", " ").split()
+    but :class:`OrderSyntaxError`, which quotes at most a short excerpt of the text."""
+    words = order_words(
+        text.replace("/", " ") if isinstance(text, str) else text,
+        lambda why: OrderSyntaxError("PFV 7", why, _verbs_hint()),
+    )
     if not words:
         raise OrderSyntaxError("PFV 7", "That order is empty.", _verbs_hint())
     verb, args = words[0].lower(), [w.lower() for w in words[1:]]
     if verb not in ORDER_TYPES:
         raise OrderSyntaxError(
-            "PFV 7", f"{words[0]!r} is not an order of this game.", _verbs_hint()
+            "PFV 7", f"{excerpt(words[0])} is not an order of this game.", _verbs_hint()
         )
 
     def bad(why: str) -> OrderSyntaxError:
@@ -180,8 +195,8 @@ def parse_order(text: str) -> Order:
 
     def need_hexes(values: list[str]) -> list[str]:
         for v in values:
-            if not is_hex_id(v):
-                raise bad(f"{v!r} is not a hex number (four digits, like 8113).")
+            if not (v.isascii() and is_hex_id(v)):
+                raise bad(f"{excerpt(v)} is not a hex number (four digits, like 8113).")
         return values
 
     match verb:
@@ -197,7 +212,9 @@ def parse_order(text: str) -> Order:
             if len(args) < 2:
                 raise bad("'move' needs a piece and at least one hex.")
             pieces = [p for p in args[0].split(",") if p]
-            return Move(pieces=pieces, path=need_hexes(args[1:]))
+            if not pieces:
+                raise bad("'move' needs at least one piece before the hexes.")
+            return Move(pieces=canonical_pieces(pieces), path=need_hexes(args[1:]))
         case "attack":
             if len(args) == 2:
                 return Attack(unit=args[0], target=need_hexes(args[1:])[0])
@@ -222,5 +239,8 @@ def parse_order(text: str) -> Order:
         case "advance":
             if args in ([], ["none"], ["no"]):
                 return Advance(pieces=[])
-            return Advance(pieces=[p for a in args for p in a.split(",") if p])
+            pieces = [p for a in args for p in a.split(",") if p]
+            if not pieces:
+                raise bad("'advance' needs the pieces that advance, or 'none'.")
+            return Advance(pieces=canonical_pieces(pieces))
     raise bad("unreadable order")  # pragma: no cover
