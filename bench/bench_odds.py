@@ -1,26 +1,36 @@
 """Time exact Axis & Allies Revised battle odds (engine/games/aa_revised/odds.py).
 
-    .venv/bin/python bench/bench_odds.py [--repeat N]
+    .venv/bin/python bench/bench_odds.py [--repeat N] [--search N] [--seed S] [--units U]
 
-Prints, for each battle, the first (cold) and the best of N wall-clock timings, the
-number of pairs of states solved and the result. Every run rebuilds the battle's own
-states and caches; only small module-level tables (binomials, the unit table) stay
-warm after the first. Target: under 50 ms for the 10-against-10 and 20-against-20 land
-battles.
+Times are CPU seconds of this process (``time.process_time``): on an idle machine the
+same as the wall clock, and steady on a busy one. First the fixed battles: for each,
+the first (cold) and the best of N timings, the number of pairs of states solved and the result. Then a search over
+``--search`` random large mixed battles of up to ``--units`` units a side (land with
+antiaircraft guns and aircraft, amphibious assaults with bombardment, sea battles with
+submarines, destroyers, battleships and carriers), each timed once, cold; it prints
+every battle and then the worst case found. Every run rebuilds the battle's own states
+and caches; only small module-level tables (binomials, the unit table) stay warm.
+
+Target (issue 9): under 500 ms for any battle of up to 60 units a side; the search is
+there to find the battles that miss it.
 """
 
 from __future__ import annotations
 
 import argparse
+import random
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.games.aa_revised.odds import battle_odds  # noqa: E402
+from engine.core.errors import IllegalOrder  # noqa: E402
+from engine.games.aa_revised.odds import Odds, battle_odds  # noqa: E402
 
-BATTLES = [
+Force = dict[str, int]
+
+BATTLES: list[tuple[str, Force, Force, dict]] = [
     (
         "land, 10 against 10",
         {"infantry": 5, "artillery": 2, "tank": 2, "fighter": 1},
@@ -32,6 +42,38 @@ BATTLES = [
         {"infantry": 10, "artillery": 4, "tank": 4, "fighter": 1, "bomber": 1},
         {"infantry": 12, "artillery": 2, "tank": 4, "fighter": 2, "aa_gun": 1},
         {},
+    ),
+    (
+        "land, 60 against 59 (issue 9, no gun)",
+        {"infantry": 30, "artillery": 10, "tank": 10, "fighter": 5, "bomber": 5},
+        {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 4},
+        {},
+    ),
+    (
+        "land, 60 against 59 and a gun (issue 9)",
+        {"infantry": 30, "artillery": 10, "tank": 10, "fighter": 5, "bomber": 5},
+        {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 4, "aa_gun": 1},
+        {},
+    ),
+    (
+        "sea, 60 against 60, destroyers both sides",
+        {
+            "battleship": 10,
+            "destroyer": 10,
+            "submarine": 20,
+            "carrier": 5,
+            "fighter": 10,
+            "bomber": 5,
+        },
+        {
+            "battleship": 10,
+            "destroyer": 10,
+            "submarine": 15,
+            "carrier": 8,
+            "fighter": 12,
+            "transport": 5,
+        },
+        {"sea": True},
     ),
     (
         "amphibious, 8 + 2 ships against 8",
@@ -54,26 +96,91 @@ BATTLES = [
     ),
 ]
 
+LAND = ("infantry", "artillery", "tank", "fighter", "bomber")
+SEA = ("battleship", "destroyer", "submarine", "carrier", "fighter", "bomber", "transport")
+
+
+def split(rng: random.Random, total: int, types: tuple[str, ...]) -> Force:
+    """``total`` units spread at random over ``types`` (some may get none)."""
+    cuts = sorted(rng.randint(0, total) for _ in range(len(types) - 1))
+    sizes = [b - a for a, b in zip([0, *cuts], [*cuts, total], strict=True)]
+    return {t: n for t, n in zip(types, sizes, strict=True) if n}
+
+
+def random_battle(rng: random.Random, units: int) -> tuple[str, Force, Force, dict]:
+    """A large battle of one of three kinds, each side between half ``units`` and all."""
+    kind = rng.choice(("land with a gun", "amphibious", "sea"))
+    n_att, n_def = rng.randint(units // 2, units), rng.randint(units // 2, units)
+    if kind == "sea":
+        attackers = split(rng, n_att, SEA)
+        defenders = split(rng, n_def, SEA)
+        options: dict = {"sea": True}
+    else:
+        attackers = split(rng, n_att, LAND)
+        defenders = split(rng, n_def - 1, LAND)
+        defenders["aa_gun"] = 1
+        options = {}
+        if kind == "amphibious":
+            options["bombarding"] = {"battleship": rng.randint(1, 4)}
+    return kind, attackers, defenders, options
+
+
+def label(attackers: Force, defenders: Force, options: dict) -> str:
+    def force(f: Force) -> str:
+        return ", ".join(f"{n} {t}" for t, n in f.items())
+
+    extra = f" bombarded by {force(options['bombarding'])}" if "bombarding" in options else ""
+    return f"{force(attackers)} against {force(defenders)}{extra}"
+
+
+def timed(attackers: Force, defenders: Force, options: dict) -> tuple[float, Odds]:
+    start = time.process_time()
+    result = battle_odds(attackers, defenders, **options)
+    return time.process_time() - start, result
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--repeat", type=int, default=3, help="timings of each fixed battle")
+    parser.add_argument("--search", type=int, default=8, help="random large battles to try")
+    parser.add_argument("--seed", type=int, default=9)
+    parser.add_argument("--units", type=int, default=60, help="most units a side")
     args = parser.parse_args(argv)
+    #: (cold seconds, what, pairs solved) of the slowest battle so far
+    worst: tuple[float, str, int] | None = None
     for name, attackers, defenders, options in BATTLES:
         times = []
         result = None
         for _ in range(max(1, args.repeat)):
-            start = time.perf_counter()
-            result = battle_odds(attackers, defenders, **options)
-            times.append(time.perf_counter() - start)
+            seconds, result = timed(attackers, defenders, options)
+            times.append(seconds)
         assert result is not None
+        if worst is None or times[0] > worst[0]:
+            worst = (times[0], name, result.states)
         total = result.attacker_win + result.defender_win + result.draw
         print(
-            f"{name:34s} cold {times[0] * 1000:6.1f} ms, best {min(times) * 1000:6.1f} ms  "
-            f"{result.states:5d} states  "
+            f"{name:40s} cold {times[0] * 1000:7.1f} ms, best {min(times) * 1000:7.1f} ms  "
+            f"{result.states:6d} pairs  "
             f"attacker {result.attacker_win:6.2%}  defender {result.defender_win:6.2%}  "
             f"draw {result.draw:6.2%}  (sum - 1 = {total - 1:+.1e})"
         )
+    rng = random.Random(args.seed)
+    if args.search > 0:
+        print(f"\nsearch: {args.search} random battles of up to {args.units} units a side")
+    tried = 0
+    while tried < args.search:
+        kind, attackers, defenders, options = random_battle(rng, args.units)
+        try:
+            seconds, result = timed(attackers, defenders, options)
+        except IllegalOrder:
+            continue  # a force that cannot fight (none expected, but never count it)
+        tried += 1
+        text = label(attackers, defenders, options)
+        print(f"  {seconds * 1000:8.1f} ms {result.states:7d} pairs  {kind}: {text}")
+        if worst is None or seconds > worst[0]:
+            worst = (seconds, f"{kind}: {text}", result.states)
+    assert worst is not None
+    print(f"\nworst case found: {worst[0] * 1000:.1f} ms ({worst[2]} pairs): {worst[1]}")
     return 0
 
 
