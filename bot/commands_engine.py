@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import importlib
 import time
 from collections import Counter
 
@@ -57,7 +56,9 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
     if failure:
         print(f"fuzz {args.game}: FAILED after {len(runs)} game(s): {failure}")
         return 1
-    wins = ", ".join(f"{w or 'draw'} {n}" for w, n in sorted(winners.items(), key=lambda kv: str(kv[0])))
+    wins = ", ".join(
+        f"{w or 'draw'} {n}" for w, n in sorted(winners.items(), key=lambda kv: str(kv[0]))
+    )
     print(
         f"fuzz {args.game}: {len(runs)} games, {actions} actions, all replayed exactly; wins: {wins}; "
         f"{elapsed:.1f} s (seed {args.seed})"
@@ -66,17 +67,17 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 
 
 def cmd_datapack_check(args: argparse.Namespace) -> int:
-    module_name = {
-        "pfv": "engine.games.pfv.checks",
-        "aa-revised": "engine.games.aa_revised.checks",
-    }.get(args.game)
-    if module_name is None:
-        raise UserError(f"no data-pack checks for {args.game!r}")
+    from engine.core import datapack, registry
+
+    if args.game not in registry.available():
+        raise UserError(
+            f"there is no game called {args.game!r}; the games are: "
+            f"{', '.join(registry.available())}"
+        )
     try:
-        module = importlib.import_module(module_name)
-    except ModuleNotFoundError:
-        raise UserError(f"no data-pack checks for {args.game!r} yet") from None
-    problems = module.pack_problems()
+        problems = datapack.check(args.game)
+    except KeyError:
+        raise UserError(f"the game {args.game!r} ships no data pack to check") from None
     for file, line, message in problems:
         print(f"{file}:{line or '?'}: {message}")
     if problems:

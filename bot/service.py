@@ -8,13 +8,18 @@ games interleave with it.
 
 Action numbers (``seq``) count the live actions: the first order of a game is action 1,
 and after a rollback to action N the next order is action N+1 again. Dice are derived
-from ``(game id, seq)``, so an order redone at the same place rolls the same dice, and a
-replay of the live actions in order reproduces the game (ARCHITECTURE: Dice).
+from the game id, the seq and the chain of live orders up to and including this one, so
+the same order redone at the same place rolls the same dice, any other order or history
+rolls fresh ones, and a replay of the live actions in order reproduces the game
+(ARCHITECTURE: Dice; games created before the chain keep the plain scheme).
 
 Results are plain dataclasses; a refusal is a :class:`ServiceError` whose message is one
 sentence for the player (the rules engine's :class:`~engine.IllegalOrder` text passes
-through unchanged). The service trusts its caller on who is a moderator: the front end
-checks that before calling ``rollback``, ``assign_seat``, ``pause`` and the like.
+through unchanged). The service trusts its caller on who moderates the server: the front
+end checks that before calling ``rollback``, ``assign_seat``, ``pause`` and the like. A
+caller whose only claim is having created the game passes ``as_creator=True``, and the
+service refuses if that creator plays in the game; nobody is seated in two roles of one
+game (issue 10 item 5).
 
 >>> import asyncio, tempfile, os, engine
 >>> async def demo(path):
@@ -33,6 +38,8 @@ import asyncio
 import hashlib
 import json
 import logging
+import math
+import re
 import time
 import uuid
 from collections import OrderedDict
@@ -45,8 +52,11 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 
 from bot.store import (
     ActionRow,
+    AuditRow,
     DeadlineRow,
+    EmailSeatRow,
     GameRow,
+    MailRow,
     NotificationRow,
     SeatRow,
     SnapshotRow,
@@ -54,9 +64,19 @@ from bot.store import (
     Tx,
 )
 from engine.core import registry
-from engine.core.dice import ActionDice, commitment, derive_roll, new_secret
+from engine.core.dice import (
+    CHAIN_V1,
+    MAX_SIDES,
+    ActionDice,
+    commitment,
+    derive_roll,
+    new_secret,
+    order_dice,
+    setup_dice,
+)
 from engine.core.errors import IllegalOrder
-from engine.core.orders import Order
+from engine.core.events import EVERYONE, ORDER, Event, order_line
+from engine.core.orders import Order, excerpt
 from engine.core.ruleset import Progress, Prompt, Ruleset
 
 log = logging.getLogger(__name__)
@@ -100,6 +120,18 @@ class PromptInfo:
     verbs: list[str]
     turn: int
     phase: str
+    #: what everyone but ``role`` reads, where ``text`` names pieces hidden from them
+    public: str | None = None
+
+    def text_for(self, audience: str | None) -> str:
+        """The prompt as ``audience`` (a role, None for the public, or "*") may read it."""
+        if (
+            self.public is None
+            or audience == EVERYONE
+            or (audience is not None and audience == self.role)
+        ):
+            return self.text
+        return self.public
 
 
 @dataclass
@@ -172,6 +204,10 @@ class RollInfo:
 
 @dataclass
 class OrderResult:
+    """What an order did. ``order``, ``events`` and ``rolls`` are as the acting role reads
+    them (the reply to the player); :meth:`order_for`, :meth:`events_for` and
+    :meth:`rolls_for` give them as another audience may read them (the channel: None)."""
+
     game: str
     seq: int
     role: str
@@ -182,15 +218,28 @@ class OrderResult:
     prompt: PromptInfo
     result: ResultInfo | None = None
     secret: str | None = None  # revealed when this order ended the game
+    #: the events as stored (with who may read them), for the per-audience views
+    raw_events: list[dict[str, Any]] = field(default_factory=list, repr=False)
+
+    def order_for(self, audience: str | None) -> str:
+        return _order_for(self.order, self.raw_events, audience)
+
+    def events_for(self, audience: str | None) -> list[str]:
+        return _event_lines(self.raw_events, audience)
+
+    def rolls_for(self, audience: str | None) -> list[RollInfo]:
+        return _rolls_for(self.rolls, self.raw_events, audience)
 
 
 @dataclass
 class UndoResult:
     game: str
     seq: int  # the action taken back
-    order: str
+    order: str  # as its own role reads it
     role: str
     prompt: PromptInfo
+    #: the order as everyone else reads it (the channel's notice)
+    public_order: str = ""
 
 
 @dataclass
@@ -328,6 +377,8 @@ class ExportGame(_Strict):
     created_by: str
     created_at: float
     ended_at: float | None
+    # how the dice derive (ARCHITECTURE: Dice); an export without it predates the chain
+    dice_scheme: Literal["plain", "chain-v1"] = "plain"
 
 
 class GameExport(_Strict):
@@ -335,7 +386,9 @@ class GameExport(_Strict):
 
     ``secret`` is present once the game has ended (or when a moderator exports it to move
     the game); ``final_state_sha256`` too, since before the end a hash of the state could
-    give hidden information away.
+    give hidden information away. Without the secret the export is the public's
+    (``public``): an order that names hidden pieces reads as the public reads it, and each
+    event as the public reads it (or not at all), so such an export cannot be replayed.
     """
 
     format: Literal["umpire-game"]
@@ -347,9 +400,88 @@ class GameExport(_Strict):
     actions: list[ExportAction]
     audit: list[ExportAudit]
     final_state_sha256: str | None = None
+    public: bool = False
 
 
 # -- helpers ---------------------------------------------------------------------------
+
+
+def _event_lines(events: Iterable[dict[str, Any]], audience: str | None) -> list[str]:
+    """The lines ``audience`` reads of an action's stored events; the order's own text
+    (an ``ORDER`` event) is the action's order, not a line of what it did."""
+    out = []
+    for d in events:
+        if d.get("kind") == ORDER:
+            continue
+        line = Event.from_dict(d).text_for(audience)
+        if line is not None:
+            out.append(line)
+    return out
+
+
+def _order_for(text: str, events: Iterable[dict[str, Any]], audience: str | None) -> str:
+    """The order of an action as ``audience`` reads it (ARCHITECTURE: the log is a view)."""
+    shown = order_line(text, list(events), audience)
+    return shown if shown is not None else "(a hidden order)"
+
+
+def _whole_to(events: Iterable[dict[str, Any]], audience: str | None) -> bool:
+    """Whether ``audience`` reads every event of an action whole."""
+    return all(Event.from_dict(d).sees_whole(audience) for d in events)
+
+
+def _rolls_for(
+    rolls: list[RollInfo], events: Iterable[dict[str, Any]], audience: str | None
+) -> list[RollInfo]:
+    """The dice of an action: values always (anyone may check them once the secret is
+    out), but what each was for only to an audience that reads the whole action, since a
+    roll's purpose may name the piece it was rolled for."""
+    if _whole_to(events, audience):
+        return rolls
+    return [RollInfo(r.sides, r.value) for r in rolls]
+
+
+def _public_export(data: GameExport) -> GameExport:
+    """The export as the public may read it, for a game whose secret is still hidden:
+    private orders and events as the public reads them, an undo's order likewise."""
+    audit = []
+    for a in data.audit:
+        if "public_order" in a.detail:
+            detail = {**a.detail, "order": a.detail["public_order"]}
+            a = a.model_copy(update={"detail": detail})
+        audit.append(a)
+    return data.model_copy(
+        update={
+            "actions": [_public_action(a) for a in data.actions],
+            "audit": audit,
+            "public": True,
+        }
+    )
+
+
+def _public_action(a: ExportAction) -> ExportAction:
+    """An exported log entry as the public reads it (see :class:`GameExport`)."""
+    events = [Event.from_dict(d) for d in a.events]
+    public_events = []
+    for e in events:
+        if e.kind == ORDER:
+            continue
+        line = e.text_for(None)
+        if line is None:
+            continue
+        out: dict[str, Any] = {"kind": e.kind, "text": line}
+        if e.is_public and e.data:
+            out["data"] = e.data
+        public_events.append(out)
+    private = any(e.kind == ORDER for e in events)
+    order = (
+        {"verb": a.order.get("verb"), "public": order_line("", events, None) or ""}
+        if private
+        else a.order
+    )
+    whole = all(e.is_public for e in events)
+    rolls = a.rolls if whole else [ExportRoll(sides=r.sides, value=r.value) for r in a.rolls]
+    return a.model_copy(update={"order": order, "events": public_events, "rolls": rolls})
 
 
 def _canonical(value: Any) -> Any:
@@ -397,10 +529,19 @@ def find_ruleset(ruleset_id: str) -> Ruleset:
 
 
 def apply_logged(
-    ruleset: Ruleset, game_id: str, secret: bytes, state: Any, action: ActionRow | ExportAction
+    ruleset: Ruleset,
+    game_id: str,
+    secret: bytes,
+    state: Any,
+    action: ActionRow | ExportAction,
+    chain: str | None = None,
 ) -> tuple[Any, list[dict[str, Any]], list[dict[str, Any]]]:
-    """Apply a logged action again: the new state, and the rolls and events it gives now."""
-    dice = ActionDice(secret, game_id, action.seq)
+    """Apply a logged action again: the new state, and the rolls and events it gives now.
+
+    ``chain`` is the action's ``h_seq`` under the chain-v1 dice scheme, None under plain
+    (ARCHITECTURE: Dice).
+    """
+    dice = ActionDice(secret, game_id, action.seq, chain)
     order = ruleset.load_order(action.order)
     new_state, events = ruleset.apply(state, action.role, order, dice)
     return new_state, _rolls(dice), [e.to_dict() for e in events]
@@ -409,9 +550,10 @@ def apply_logged(
 def replay(
     ruleset: Ruleset, game_id: str, secret: bytes, state: Any, actions: Iterable[ActionRow]
 ) -> Any:
-    """The state after applying ``actions`` (live, in order) to ``state``."""
+    """The state after applying ``actions`` (live, in order) to ``state``, each with the
+    dice chain stored with it."""
     for action in actions:
-        state = apply_logged(ruleset, game_id, secret, state, action)[0]
+        state = apply_logged(ruleset, game_id, secret, state, action, action.chain)[0]
     return state
 
 
@@ -442,6 +584,7 @@ class _Live:
             verbs=list(p.verbs),
             turn=p.turn,
             phase=p.phase,
+            public=p.public,
         )
 
 
@@ -531,8 +674,15 @@ class Service:
     def _rebuild(
         self, ruleset: Ruleset, row: GameRow, snapshot: SnapshotRow, actions: list[ActionRow]
     ) -> Any:
-        state = ruleset.load_state(snapshot.state)
-        return replay(ruleset, row.id, row.secret, state, actions)
+        try:
+            state = ruleset.load_state(snapshot.state)
+            return replay(ruleset, row.id, row.secret, state, actions)
+        except Exception as exc:  # noqa: BLE001 - a damaged row, said in words
+            raise ServiceError(
+                f"Game {row.id} cannot be rebuilt from the database: the state saved at "
+                f"action {snapshot.seq} or an action after it is damaged "
+                f"({type(exc).__name__}: {str(exc)[:80]}); restore the database from a backup."
+            ) from None
 
     async def _state_at(self, live: _Live, seq: int) -> Any:
         """The state after live action ``seq`` (0: after set-up), from a snapshot and replay."""
@@ -556,7 +706,7 @@ class Service:
         wrote = f"action {seen}" if seen is not None else "an earlier position"
         return StaleOrder(
             f"That order was written at {wrote}, but game {game_id} has moved on to action "
-            f"{live.row.head}; nothing was changed. Now: {prompt.text}",
+            f"{live.row.head}; nothing was changed. Now: {prompt.text_for(None)}",
             prompt,
         )
 
@@ -605,10 +755,13 @@ class Service:
             raise ServiceError(
                 f"{', '.join(unknown)} is not a role in {ruleset.title}; the roles are: {', '.join(roles)}."
             )
+        problem = None if game_id is None else game_id_problem(game_id)
+        if problem is not None:
+            raise ServiceError(problem)
         game_id = game_id or uuid.uuid4().hex[:12]
         secret = secret or new_secret()
         options = dict(options or {})
-        dice = ActionDice(secret, game_id, 0)
+        dice = setup_dice(secret, game_id, CHAIN_V1)
         try:
             state = ruleset.setup(scenario, options, dice)
         except IllegalOrder as exc:
@@ -631,6 +784,7 @@ class Service:
             datapack_version=_datapack_version(ruleset),
             channel=channel,
             setup_rolls=_rolls(dice),
+            dice_scheme=CHAIN_V1,
         )
         seat_rows = [SeatRow(game_id, role, seats.get(role)) for role in roles]
         async with self.store.write() as tx:
@@ -674,6 +828,7 @@ class Service:
             holder = live.holder(role)
             if holder == user:
                 raise ServiceError(f"You already hold {role} in game {game_id}.")
+            self._check_one_seat(live, user, role)
             if holder is not None:
                 others = f" Free seats: {', '.join(free)}." if free else ""
                 raise ServiceError(f"{role} in game {game_id} is taken by {holder}.{others}")
@@ -697,13 +852,27 @@ class Service:
             return SeatInfo(role, None)
 
     async def assign_seat(
-        self, game_id: str, by: str, role: str, user: str | None, why: str = ""
+        self,
+        game_id: str,
+        by: str,
+        role: str,
+        user: str | None,
+        why: str = "",
+        *,
+        as_creator: bool = False,
     ) -> SeatInfo:
-        """A moderator seats ``user`` in ``role`` (or frees it with ``None``); audited."""
+        """A moderator seats ``user`` in ``role`` (or frees it with ``None``); audited.
+
+        Nobody is seated in a second role of a game (:meth:`_check_one_seat`);
+        ``as_creator``: see :meth:`_check_moderator`.
+        """
         async with self._locked(game_id):
             live = await self._live(game_id)
+            self._check_moderator(live, by, as_creator)
             self._require(live, "open", "active", "paused")
             self._check_role(live, role)
+            if user is not None:
+                self._check_one_seat(live, user, role)
             async with self.store.write() as tx:
                 await tx.set_seat_user(game_id, role, user)
                 await tx.insert_audit(
@@ -757,12 +926,15 @@ class Service:
             self._remember(live)
             return prompt
 
-    async def set_status(self, game_id: str, by: str, status: str, why: str = "") -> str:
+    async def set_status(
+        self, game_id: str, by: str, status: str, why: str = "", *, as_creator: bool = False
+    ) -> str:
         """A moderator pauses (``"paused"``) or resumes (``"active"``) a game; audited."""
         if status not in ("paused", "active"):
             raise ServiceError("A game can be paused or resumed, nothing else.")
         async with self._locked(game_id):
             live = await self._live(game_id)
+            self._check_moderator(live, by, as_creator)
             self._require(live, "active" if status == "paused" else "paused")
             async with self.store.write() as tx:
                 await tx.update_game(game_id, status=status)
@@ -772,12 +944,13 @@ class Service:
             live.row.status = status
             return status
 
-    async def end(self, game_id: str, by: str, why: str) -> GameStatus:
+    async def end(self, game_id: str, by: str, why: str, *, as_creator: bool = False) -> GameStatus:
         """A moderator ends a game before its rules do; the dice secret is revealed."""
         if not why.strip():
             raise ServiceError("Say why the game is being ended.")
         async with self._locked(game_id):
             live = await self._live(game_id)
+            self._check_moderator(live, by, as_creator)
             self._require(live, "open", "active", "paused")
             now = self.clock()
             new = _Live(_copy_row(live.row), live.seats, live.ruleset, live.state)
@@ -800,6 +973,40 @@ class Service:
         await tx.clear_deadlines(live.row.id, "end", now)
         for key, value in changes.items():
             setattr(live.row, key, value)
+
+    @staticmethod
+    def _check_moderator(live: _Live, by: str, as_creator: bool) -> None:
+        """Issue 10 item 5: a player is not their own moderator.
+
+        The front end vouches for the server's moderators (and the console's local
+        owner); ``as_creator`` says that ``by`` claims the act only as the creator of the
+        game, which counts only while they hold no seat in it.
+        """
+        if not as_creator:
+            return
+        game = live.row.id
+        if by != live.row.created_by:
+            raise ServiceError(
+                f"Only a moderator of the server or the creator of game {game} may do that."
+            )
+        held = live.roles_of(by)
+        if held:
+            raise ServiceError(
+                f"You play {', '.join(held)} in game {game}, so creating it does not make you "
+                "its moderator; ask one of the server's moderators."
+            )
+
+    @staticmethod
+    def _check_one_seat(live: _Live, user: str, role: str) -> None:
+        """Nobody holds two seats of one game: each role of a scenario is one player (a
+        scenario where one player leads several powers has one role for them, as A&A
+        Revised's seatings do). The console's hot-seat games are seated at creation."""
+        other = [r for r in live.roles_of(user) if r != role]
+        if other:
+            raise ServiceError(
+                f"{user} already holds {', '.join(other)} in game {live.row.id}, and nobody "
+                "may hold two seats of one game."
+            )
 
     def _check_role(self, live: _Live, role: str) -> None:
         roles = [s.role for s in live.seats]
@@ -879,17 +1086,23 @@ class Service:
             live = await self._live(game_id)
             return live.ruleset, live.state, live.row.head
 
-    async def game_log(self, game_id: str, *, include_undone: bool = False) -> list[LogLine]:
-        """The log of a game: its live actions, or every entry with ``include_undone``."""
+    async def game_log(
+        self, game_id: str, *, audience: str | None = None, include_undone: bool = False
+    ) -> list[LogLine]:
+        """The log of a game as ``audience`` may read it: the public (``None``, the
+        default), a role, or everything (``"*"``, a moderator's audit). Its live actions,
+        or every entry with ``include_undone`` (ARCHITECTURE: the log is a view)."""
         async with self._locked(game_id):
             live = await self._live(game_id)
+            if audience is not None and audience != EVERYONE:
+                self._check_role(live, audience)
             async with self.store.read() as tx:
                 rows = (
                     await tx.log_entries(game_id)
                     if include_undone
                     else await tx.live_actions(game_id)
                 )
-        return [self._log_line(live.ruleset, a) for a in rows]
+        return [self._log_line(live.ruleset, a, audience) for a in rows]
 
     @staticmethod
     def _order_text(ruleset: Ruleset, order: dict[str, Any]) -> str:
@@ -898,15 +1111,17 @@ class Service:
         except (IllegalOrder, ValueError):
             return json.dumps(order)
 
-    def _log_line(self, ruleset: Ruleset, a: ActionRow) -> LogLine:
+    def _log_line(self, ruleset: Ruleset, a: ActionRow, audience: str | None) -> LogLine:
+        """One action as ``audience`` reads it: an event it may not see is left out, and a
+        private order reads as the others' text of its ``ORDER`` event."""
         return LogLine(
             seq=a.seq,
             entry=a.entry,
             role=a.role,
             user=a.user,
-            order=self._order_text(ruleset, a.order),
-            events=[e["text"] for e in a.events],
-            rolls=_roll_infos(a.rolls),
+            order=_order_for(self._order_text(ruleset, a.order), a.events, audience),
+            events=_event_lines(a.events, audience),
+            rolls=_rolls_for(_roll_infos(a.rolls), a.events, audience),
             turn=a.turn,
             phase=a.phase,
             created_at=a.created_at,
@@ -997,7 +1212,7 @@ class Service:
             waiting = live.holder(prompt.role)
             raise ServiceError(
                 f"It is {prompt.role}'s decision now{f' ({waiting})' if waiting else ''}, "
-                f"not {role}'s: {prompt.text}",
+                f"not {role}'s: {prompt.text_for(role)}",
                 live.prompt_info(prompt),
             )
         try:
@@ -1007,15 +1222,21 @@ class Service:
                 parsed = rs.load_order(order)
             else:
                 parsed = rs.parse_order(order)
+            # Apply exactly what the log will give back on replay: the stored form.
+            parsed = rs.load_order(_canonical(parsed.to_dict()))
         except IllegalOrder as exc:
             raise ServiceError(exc.message, live.prompt_info(prompt)) from None
         except Exception:
             log.exception("the order parser failed on %r in game %s", order, game_id)
             raise ServiceError(
-                f"{order!r} is not an order of {rs.title}: {prompt.text}", live.prompt_info(prompt)
+                f"{excerpt(str(order))} is not an order of {rs.title}: {prompt.text}",
+                live.prompt_info(prompt),
             ) from None
         seq = live.row.head + 1
-        dice = ActionDice(live.row.secret, game_id, seq)
+        previous = await self._chain_at(live, seq - 1)
+        dice = order_dice(
+            live.row.secret, game_id, live.row.dice_scheme, seq, previous, parsed.to_dict()
+        )
         try:
             state, events = rs.apply(live.state, role, parsed, dice)
         except IllegalOrder as exc:
@@ -1044,6 +1265,7 @@ class Service:
             turn=before.turn,
             phase=before.phase,
             created_at=now,
+            chain=dice.chain,
         )
         new = _Live(_copy_row(live.row), live.seats, rs, state)
         new.row.head, new.row.entries, new.row.version = seq, entry, live.row.version + 1
@@ -1080,17 +1302,39 @@ class Service:
             role=role,
             user=user,
             order=parsed.text(),
-            events=[e.text for e in events],
+            events=_event_lines(action.events, role),
             rolls=_roll_infos(action.rolls),
             prompt=new.prompt_info(next_prompt),
             result=_result_info(new.row.result),
             secret=live.row.secret.hex() if finished else None,
+            raw_events=action.events,
         )
 
+    async def _chain_at(self, live: _Live, seq: int) -> str | None:
+        """``h_seq`` of the live line, the chain the dice of action ``seq + 1`` build on
+        (ARCHITECTURE: Dice); None at the start or under the plain scheme."""
+        if live.row.dice_scheme != CHAIN_V1 or seq == 0:
+            return None
+        async with self.store.read() as tx:
+            chain = await tx.live_chain(live.row.id, seq)
+        if chain is None:
+            raise ServiceError(
+                f"Game {live.row.id} has lost the dice chain of action {seq}; ask a moderator."
+            )
+        return chain
+
     async def _queue_prompt(self, tx: Tx, live: _Live, prompt: PromptInfo, now: float) -> None:
+        """Queue the notice of a new decision. A notice may be posted where anyone reads
+        it, so it carries the prompt as the public reads it."""
         if prompt.role is not None:
             await tx.insert_notification(
-                live.row.id, "prompt", prompt.text, now, now, role=prompt.role, user=prompt.user
+                live.row.id,
+                "prompt",
+                prompt.text_for(None),
+                now,
+                now,
+                role=prompt.role,
+                user=prompt.user,
             )
 
     @asynccontextmanager
@@ -1126,7 +1370,10 @@ class Service:
             if last is None:
                 raise ServiceError(f"Game {game_id} has no order to take back yet.")
             text = self._order_text(live.ruleset, last.order)
-            what = f"the last order of game {game_id} (action {last.seq}, {last.role}: {text})"
+            # the refusal goes to this user: quote the order as one of their roles reads it
+            reader = last.role if last.role in held else (role or held[0])
+            shown = _order_for(text, last.events, reader)
+            what = f"the last order of game {game_id} (action {last.seq}, {last.role}: {shown})"
             if last.role not in held or (role is not None and last.role != role):
                 raise ServiceError(
                     f"You can take back only your own last order, and {what} is not yours."
@@ -1149,7 +1396,12 @@ class Service:
                     game_id,
                     user,
                     "undo",
-                    {"seq": last.seq, "entry": last.entry, "order": text},
+                    {
+                        "seq": last.seq,
+                        "entry": last.entry,
+                        "order": text,
+                        "public_order": _order_for(text, last.events, None),
+                    },
                     "",
                     now,
                 )
@@ -1157,7 +1409,14 @@ class Service:
             new = _Live(_copy_row(live.row), live.seats, live.ruleset, state)
             new.row.head, new.row.version = target, live.row.version + 1
             self._remember(new)
-            return UndoResult(game_id, last.seq, text, last.role, new.prompt_info())
+            return UndoResult(
+                game_id,
+                last.seq,
+                text,
+                last.role,
+                new.prompt_info(),
+                public_order=_order_for(text, last.events, None),
+            )
 
     async def rollback(
         self,
@@ -1167,6 +1426,7 @@ class Service:
         why: str,
         to: int | None = None,
         turn: int | None = None,
+        as_creator: bool = False,
     ) -> RollbackResult:
         """A moderator takes the game back to action ``to`` or to the start of ``turn``.
 
@@ -1179,6 +1439,7 @@ class Service:
             raise ServiceError("Roll back either to an action number or to the start of a turn.")
         async with self._locked(game_id), self._guard(game_id):
             live = await self._live(game_id)
+            self._check_moderator(live, by, as_creator)
             if live.row.status == "finished":
                 raise ServiceError(
                     f"Game {game_id} is over and its dice secret is public, so it cannot be rolled back."
@@ -1279,7 +1540,7 @@ class Service:
                             game_id,
                             "reminder",
                             f"{role or 'Your'} decision in game {game_id} is due in "
-                            f"{_duration(before)}: {prompt.text}",
+                            f"{_duration(before)}: {prompt.text_for(None)}",
                             at,
                             now,
                             role=role,
@@ -1354,6 +1615,128 @@ class Service:
         async with self.store.read() as tx:
             return [_notification_info(n) for n in await tx.notifications(game_id)]
 
+    # -- seats by email (bot/email; ARCHITECTURE: Front ends) --------------------------
+
+    async def seat_email(
+        self,
+        game_id: str,
+        by: str,
+        role: str,
+        address: str,
+        token_hash: str,
+        nonce: str,
+        why: str = "",
+    ) -> SeatInfo:
+        """A moderator seats the holder of a mail address in ``role``: the seat's user is
+        ``mail:<address>`` (through :meth:`assign_seat`, so audited and checked alike), and
+        the seat's token is stored only as its hash. Seating again gives a new token."""
+        address = address.strip().lower()
+        seat = await self.assign_seat(game_id, by, role, f"mail:{address}", why)
+        async with self.store.write() as tx:
+            await tx.put_email_seat(game_id, role, address, token_hash, nonce, self.clock())
+        return seat
+
+    async def email_seats(self, game_id: str | None = None) -> list[EmailSeatRow]:
+        """The seats played by mail (of one game, or all) that still hold their seat."""
+        async with self.store.read() as tx:
+            rows = await tx.email_seats(game_id)
+            games = {r.game for r in rows}
+            holders = {(s.game, s.role): s.user for g in games for s in await tx.seats(g)}
+        return [r for r in rows if holders.get((r.game, r.role)) == f"mail:{r.address}"]
+
+    async def email_seat_by_token(self, token_hash: str) -> EmailSeatRow | None:
+        async with self.store.read() as tx:
+            row = await tx.email_seat_by_token(token_hash)
+            if row is None:
+                return None
+            seats = await tx.seats(row.game)
+        held = any(s.role == row.role and s.user == f"mail:{row.address}" for s in seats)
+        return row if held else None
+
+    async def set_email_token(
+        self, game_id: str, role: str, token_hash: str, nonce: str
+    ) -> EmailSeatRow:
+        """Give an email seat a new token (the old one stops working)."""
+        seats = {r.role: r for r in await self.email_seats(game_id)}
+        if role not in seats:
+            raise ServiceError(f"{role} in game {game_id} is not played by email.")
+        row = seats[role]
+        async with self.store.write() as tx:
+            await tx.put_email_seat(game_id, role, row.address, token_hash, nonce, self.clock())
+        row.token_hash, row.nonce = token_hash, nonce
+        return row
+
+    async def set_email_mailed(self, game_id: str, role: str, seq: int) -> None:
+        async with self.store.write() as tx:
+            await tx.set_email_mailed(game_id, role, seq)
+
+    async def email_message(self, message_id: str) -> MailRow | None:
+        async with self.store.read() as tx:
+            return await tx.email_message(message_id)
+
+    async def record_email_message(
+        self, mail: MailRow, outgoing: Iterable[tuple[str, bytes]] = ()
+    ) -> None:
+        """Record how far a mail is handled and queue the mail it causes, in one transaction."""
+        async with self.store.write() as tx:
+            await tx.put_email_message(mail)
+            for recipient, message in outgoing:
+                await tx.queue_email(recipient, message, self.clock())
+
+    async def email_messages_from(self, sender: str, since: float) -> int:
+        async with self.store.read() as tx:
+            return await tx.email_messages_from(sender, since)
+
+    async def queue_email(
+        self,
+        outgoing: Iterable[tuple[str, bytes]],
+        *,
+        cursors: dict[str, int] | None = None,
+        mailed: Iterable[tuple[str, str, int]] = (),
+        record: MailRow | None = None,
+    ) -> None:
+        """Queue mail, and in the same transaction move the notice cursors, the seats'
+        last mailed action and the record of the mail being answered."""
+        async with self.store.write() as tx:
+            if record is not None:
+                await tx.put_email_message(record)
+            for recipient, message in outgoing:
+                await tx.queue_email(recipient, message, self.clock())
+            for name, value in (cursors or {}).items():
+                await tx.set_email_cursor(name, value)
+            for game_id, role, seq in mailed:
+                await tx.set_email_mailed(game_id, role, seq)
+
+    async def unsent_email(self, limit: int = 100) -> list[tuple[int, str, bytes, int]]:
+        async with self.store.read() as tx:
+            return await tx.unsent_email(limit)
+
+    async def mark_email(self, outbox_id: int, error: str | None = None) -> None:
+        """The SMTP server took the mail (``error`` None) or refused it."""
+        async with self.store.write() as tx:
+            if error is None:
+                await tx.mark_email_sent(outbox_id, self.clock())
+            else:
+                await tx.mark_email_failed(outbox_id, error)
+
+    async def email_notices(
+        self,
+    ) -> tuple[dict[str, int], list[NotificationRow], list[AuditRow]]:
+        """The notice cursors, and the notifications and audit entries after them: every
+        notification but reminders by number, and reminders once due, by due time."""
+        async with self.store.read() as tx:
+            names = ("notifications", "audit", "reminders")
+            cursors = {n: await tx.email_cursor(n) for n in names}
+            notes = [
+                n
+                for n in await tx.notifications_after(cursors["notifications"])
+                if n.kind != "reminder"
+            ]
+            floor = await tx.email_cursor("reminder_floor")
+            notes += await tx.reminders_due(cursors["reminders"], floor, self.clock())
+            audit = await tx.audit_after(cursors["audit"])
+        return cursors, notes, audit
+
     # -- export, verify, import ------------------------------------------------------
 
     async def export(self, game_id: str, *, with_secret: bool = False) -> dict[str, Any]:
@@ -1383,12 +1766,14 @@ class Service:
                 created_by=r.created_by,
                 created_at=r.created_at,
                 ended_at=r.ended_at,
+                dice_scheme=r.dice_scheme,  # type: ignore[arg-type]
             ),
             secret=r.secret.hex() if revealed or with_secret else None,
             seats=[ExportSeat(**asdict(_seat_info(s))) for s in live.seats],
             setup_rolls=[ExportRoll(**x) for x in r.setup_rolls],
             actions=[
-                ExportAction(**{k: v for k, v in asdict(a).items() if k != "game"}) for a in entries
+                ExportAction(**{k: v for k, v in asdict(a).items() if k not in ("game", "chain")})
+                for a in entries
             ],
             audit=[
                 ExportAudit(
@@ -1405,6 +1790,8 @@ class Service:
             if revealed or with_secret
             else None,
         )
+        if data.secret is None:
+            data = _public_export(data)
         return data.model_dump(mode="json")
 
     async def verify(self, game_id: str) -> VerifyReport:
@@ -1420,12 +1807,17 @@ class Service:
 
     async def import_game(self, data: Any, *, by: str) -> Created:
         """Store a game from an export after checking it replays exactly; nothing is
-        written if anything is wrong. The game keeps its id, since its dice depend on it."""
+        written if anything is wrong. The game keeps its id, since its dice depend on it.
+
+        The export is untrusted input (issue 10): ``by`` becomes the game's creator (the
+        creator the export names is kept in the audit trail), and the game keeps its
+        Discord channel only if no game of this database is played there."""
         export = parse_export(data)
         if export.secret is None:
             raise ServiceError(
-                "That export has no dice secret (the game had not ended), so it cannot be "
-                "imported; export it with its secret."
+                "That export has no dice secret (the game had not ended): it is the public's "
+                "export, with the orders that name hidden pieces left out, so it cannot be "
+                "replayed or imported; export it with its secret."
             )
         checked = _check_export(export)
         if checked.report.problems:
@@ -1437,6 +1829,9 @@ class Service:
         async with self._locked(g.id), self.store.write() as tx:
             if await tx.game(g.id) is not None:
                 raise ServiceError(f"A game with the id {g.id!r} already exists in this database.")
+            channel = g.channel
+            if channel is not None and await tx.list_games(channel=channel):
+                channel = None  # that channel holds a game here: the import does not take it
             finished = g.status == "finished"
             await tx.insert_game(
                 GameRow(
@@ -1446,11 +1841,11 @@ class Service:
                     options=g.options,
                     commitment=g.commitment,
                     secret=secret,
-                    created_by=g.created_by,
+                    created_by=by,
                     created_at=g.created_at,
                     status=g.status,
                     datapack_version=g.datapack_version,
-                    channel=g.channel,
+                    channel=channel,
                     revealed_at=(g.ended_at or now) if finished else None,
                     setup_rolls=[r.model_dump() for r in export.setup_rolls],
                     head=g.head,
@@ -1458,6 +1853,7 @@ class Service:
                     version=0,
                     result=g.result,
                     ended_at=g.ended_at if finished else None,
+                    dice_scheme=g.dice_scheme,
                 )
             )
             for seat in export.seats:
@@ -1467,11 +1863,17 @@ class Service:
                 audit_ids[a.id] = await tx.insert_audit(
                     g.id, a.user, a.act, a.detail, a.why, a.created_at
                 )
-            await tx.insert_audit(
-                g.id, by, "import", {"entries": len(export.actions), "head": g.head}, "", now
-            )
+            detail: dict[str, Any] = {
+                "entries": len(export.actions),
+                "head": g.head,
+                "created_by": g.created_by,
+            }
+            if channel != g.channel:
+                detail["channel_not_taken"] = g.channel
+            await tx.insert_audit(g.id, by, "import", detail, "", now)
             for a in export.actions:
                 row = ActionRow(game=g.id, **a.model_dump())
+                row.chain = checked.chains.get(a.entry)  # recomputed, never taken on trust
                 row.undone_by = audit_ids[a.undone_by] if a.undone_by is not None else None
                 await tx.append_action(row)
             for snap in checked.snapshots:
@@ -1518,12 +1920,142 @@ def parse_export(data: Any) -> GameExport:
     """Validate exported JSON data; a :class:`ServiceError` says what is wrong."""
     if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
         raise ServiceError("That is not an Umpire game export (its format is not umpire-game).")
+    problem = _json_problem(data)
+    if problem is None:
+        try:
+            export = GameExport.model_validate(data)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            where = ".".join(excerpt(str(p)) if isinstance(p, str) else str(p) for p in err["loc"])
+            raise ServiceError(f"The export is damaged at {where}: {err['msg']}.") from None
+        problem = _export_problem(export)
+    if problem is not None:
+        raise ServiceError(f"The export is damaged: {problem}")
+    return export
+
+
+#: a game id: letters, digits, '-' and '_', starting with a letter or digit (it names files
+#: and lines of `umpire list`, so nothing else may be in it)
+GAME_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,63}")
+#: times an export may record: from 2000 to 2100 (seconds since the epoch)
+EARLIEST, LATEST = 946_684_800.0, 4_102_444_800.0
+#: the largest integer an export may hold (JSON's safe integers, well inside SQLite's)
+MAX_INT = 2**53
+#: the longest user or time zone name an export may give (an e-mail address fits)
+MAX_NAME = 320
+#: the longest text anywhere in an export (an event's text is a line or two)
+MAX_TEXT = 10_000
+#: the most log entries an import replays (a long game has about 10,000)
+MAX_LOG_ENTRIES = 200_000
+
+
+def game_id_problem(game_id: Any) -> str | None:
+    """Why ``game_id`` cannot name a game (one sentence), or None if it can."""
+    if isinstance(game_id, str) and GAME_ID.fullmatch(game_id):
+        return None
+    return (
+        f"The game id {excerpt(str(game_id))} is not allowed: a game id is 1 to 64 letters, "
+        "digits, '-' or '_', starting with a letter or digit."
+    )
+
+
+def _json_problem(data: Any) -> str | None:
+    """What makes JSON ``data`` unsafe to store, walked without recursion: an integer
+    beyond ``MAX_INT``, a number that is not finite, text that is not valid Unicode."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, bool) or item is None:
+            continue
+        if isinstance(item, int):
+            if not -MAX_INT <= item <= MAX_INT:
+                return "it holds an integer too large for any field of an export."
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                return f"it holds {item}, which is not a finite number."
+        elif isinstance(item, str):
+            if len(item) > MAX_TEXT:
+                return f"it holds a text of {len(item):,} characters; none needs over {MAX_TEXT:,}."
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                return f"it holds text that is not valid Unicode ({ascii(item[:24])})."
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+        else:
+            return f"it holds a {type(item).__name__}, which JSON has not."
+    return None
+
+
+def _export_problem(export: GameExport) -> str | None:
+    """What in a well-formed export cannot be true of a game (one sentence), or None:
+    checked before anything is replayed or stored (issue 10, item 2)."""
+    g = export.game
+    problem = game_id_problem(g.id)
+    if problem is not None:
+        return problem
     try:
-        return GameExport.model_validate(data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(p) for p in err["loc"])
-        raise ServiceError(f"The export is damaged at {where}: {err['msg']}.") from None
+        ruleset = registry.ruleset(g.ruleset)
+    except KeyError:
+        return f"{excerpt(g.ruleset)} is not a game this Umpire knows."
+    scenarios = [s.id for s in ruleset.scenarios()]
+    if g.scenario not in scenarios:
+        return f"{ruleset.title} has no scenario {excerpt(g.scenario)}."
+    roles = ruleset.roles(g.scenario)
+    seated = [s.role for s in export.seats]
+    if sorted(seated) != sorted(roles):
+        return (
+            f"its seats are {', '.join(excerpt(r) for r in seated) or 'none'}; "
+            f"the scenario's roles are {', '.join(roles)}, each once."
+        )
+    for s in export.seats:
+        for name in (s.user, s.timezone):
+            if name is not None and not 0 < len(name) <= MAX_NAME:
+                return f"the seat of {s.role} names {excerpt(name)}, which is not a name."
+    if g.channel is not None and not (g.channel.isascii() and g.channel.isdigit()):
+        return f"its channel {excerpt(g.channel)} is not a Discord channel id."
+    if g.channel is not None and len(g.channel) > 20:
+        return f"its channel {excerpt(g.channel)} is not a Discord channel id."
+    if not 0 < len(g.created_by) <= MAX_NAME:
+        return f"its creator {excerpt(g.created_by)} is not a name."
+    for name, value in (
+        ("commitment", g.commitment),
+        ("dice secret", export.secret),
+        ("final state hash", export.final_state_sha256),
+    ):
+        if value is not None and not re.fullmatch(r"[0-9a-f]{64}", value):
+            return f"its {name} is not 64 hexadecimal digits."
+    times = [("the game's creation", g.created_at), ("the game's end", g.ended_at)]
+    times += [(f"log entry {a.entry}", a.created_at) for a in export.actions]
+    times += [(f"audit entry {a.id}", a.created_at) for a in export.audit]
+    for what, ts in times:
+        if ts is not None and not EARLIEST <= ts <= LATEST:
+            return f"the time of {what} ({ts}) is not between the years 2000 and 2100."
+    if len(export.actions) > MAX_LOG_ENTRIES:
+        return f"its log has {len(export.actions):,} entries; an import takes at most {MAX_LOG_ENTRIES:,}."
+    if not 0 <= g.head <= len(export.actions):
+        return f"it stands at action {g.head}, but its log has {len(export.actions)} entries."
+    ids = [a.id for a in export.audit]
+    if len(set(ids)) != len(ids):
+        return "two entries of its audit trail have the same number."
+    rolls = [("the set-up", r) for r in export.setup_rolls]
+    rolls += [(f"log entry {a.entry}", r) for a in export.actions for r in a.rolls]
+    for where, r in rolls:
+        if not 2 <= r.sides <= MAX_SIDES:
+            return f"{where} rolls a die of {r.sides} sides; a die has 2 to {MAX_SIDES}."
+        if not 1 <= r.value <= r.sides:
+            return f"{where} rolls {r.value} on a d{r.sides}."
+    for a in export.actions:
+        if a.role not in roles:
+            return f"log entry {a.entry} is given by {excerpt(a.role)}, which is not a role."
+        if not 0 < len(a.user) <= MAX_NAME:
+            return f"log entry {a.entry} names {excerpt(a.user)}, which is not a user."
+        if len(a.phase) > MAX_NAME:
+            return f"log entry {a.entry} names the phase {excerpt(a.phase)}, which is not a phase."
+    return None
 
 
 @dataclass
@@ -1531,6 +2063,7 @@ class _Checked:
     report: VerifyReport
     ruleset: Ruleset
     snapshots: list[SnapshotRow]
+    chains: dict[int, str | None] = field(default_factory=dict)  # entry: h_seq, recomputed
 
 
 def verify_export(data: Any) -> VerifyReport:
@@ -1540,9 +2073,16 @@ def verify_export(data: Any) -> VerifyReport:
     export = parse_export(data)
     if export.secret is None:
         raise ServiceError(
-            f"Game {export.game.id} has not ended, so the export has no dice secret to verify with."
+            f"Game {export.game.id} has not ended, so the export has no dice secret to verify "
+            "with; it is the public's export, in which orders that name hidden pieces read as "
+            "the public reads them, so it cannot be replayed. Verify the export made after "
+            "the end, or one a moderator made with the secret."
         )
     return _check_export(export).report
+
+
+#: how many of the latest states verification keeps (see ``_check_export``)
+RECENT = 64
 
 
 def _check_export(export: GameExport) -> _Checked:
@@ -1564,14 +2104,18 @@ def _check_export(export: GameExport) -> _Checked:
         return checked
 
     def check_rolls(
-        where: str, seq: int, logged: list[ExportRoll], now: list[dict[str, Any]]
+        where: str,
+        seq: int,
+        logged: list[ExportRoll],
+        now: list[dict[str, Any]],
+        chain: str | None,
     ) -> None:
         for k, roll in enumerate(logged):
             report.rolls += 1
             if roll.sides < 2:
                 problems.append(f"{where}: roll {k + 1} is on a die of {roll.sides} sides.")
                 continue
-            fair = derive_roll(secret, g.id, seq, k, roll.sides)
+            fair = derive_roll(secret, g.id, seq, k, roll.sides, chain)
             if fair != roll.value:
                 problems.append(
                     f"{where}: roll {k + 1} (d{roll.sides}) is {roll.value} in the log, "
@@ -1583,13 +2127,14 @@ def _check_export(export: GameExport) -> _Checked:
                 f"{_dice_text([r.model_dump() for r in logged])}."
             )
 
-    dice = ActionDice(secret, g.id, 0)
+    chains = checked.chains  # entry: h_seq, recomputed from the orders (ARCHITECTURE: Dice)
+    dice = setup_dice(secret, g.id, g.dice_scheme)
     try:
         state = ruleset.setup(g.scenario, g.options, dice)
     except Exception as exc:  # noqa: BLE001 - any failure is a verification finding
-        problems.append(f"The set-up cannot be replayed: {exc}.")
+        problems.append(f"The set-up cannot be replayed: {_clip(str(exc))}.")
         return checked
-    check_rolls("The set-up", 0, export.setup_rolls, _rolls(dice))
+    check_rolls("The set-up", 0, export.setup_rolls, _rolls(dice), dice.chain)
 
     def snapshot(entry: int, seq: int, st: Any) -> SnapshotRow:
         p = ruleset.progress(st)
@@ -1598,7 +2143,19 @@ def _check_export(export: GameExport) -> _Checked:
     checked.snapshots.append(snapshot(0, 0, state))
     # The line of play as it stood when each entry was written; rollbacks cut it back.
     line: list[ExportAction] = []
-    states: dict[int, Any] = {0: state}  # states at some action numbers of the line
+    # States after some actions of the line, by action number (keys in increasing order):
+    # the last RECENT ones, so that an undo costs no replay, and one in 32 for good, so
+    # that a deeper rollback replays at most 31 actions. Cutting back further than RECENT
+    # needs as many new entries as the cut, so verification stays linear in the log
+    # (issue 10: 5,000 order-and-undo cycles cost 13 times a normal log).
+    states: dict[int, Any] = {0: state}
+
+    def keep(seq: int, st: Any) -> None:
+        states[seq] = st
+        old = seq - RECENT
+        if old > 0 and old % 32 and old in states:
+            del states[old]
+
     cut: set[int] = set()
     audit_ids = {a.id for a in export.audit}
     for i, a in enumerate(export.actions, start=1):
@@ -1616,12 +2173,15 @@ def _check_export(export: GameExport) -> _Checked:
         if a.seq <= len(line):
             cut.update(b.entry for b in line[a.seq - 1 :])
             del line[a.seq - 1 :]
-            for n in [n for n in states if n > len(line)]:
-                del states[n]
-            base = max(states)
+            while next(reversed(states)) > len(line):
+                states.popitem()
+            base = next(reversed(states))
             state = states[base]
             for b in line[base:]:
-                state = apply_logged(ruleset, g.id, secret, state, b)[0]
+                state = apply_logged(ruleset, g.id, secret, state, b, chains[b.entry])[0]
+                keep(b.seq, state)
+        previous = chains[line[-1].entry] if line else None
+        chains[a.entry] = order_dice(secret, g.id, g.dice_scheme, a.seq, previous, a.order).chain
         report.actions += 1
         before = ruleset.progress(state)
         if (before.turn, before.phase) != (a.turn, a.phase):
@@ -1630,22 +2190,29 @@ def _check_export(export: GameExport) -> _Checked:
                 f"log says turn {a.turn} {a.phase}."
             )
         try:
-            state, rolls, events = apply_logged(ruleset, g.id, secret, state, a)
+            state, rolls, events = apply_logged(ruleset, g.id, secret, state, a, chains[a.entry])
         except IllegalOrder as exc:
-            problems.append(f"{where}: the rules refuse it on replay: {exc.message}")
+            problems.append(f"{where}: the rules refuse it on replay: {_clip(exc.message)}")
             return checked
         except Exception as exc:  # noqa: BLE001 - any failure is a verification finding
-            problems.append(f"{where} cannot be replayed: {exc!r}.")
+            problems.append(f"{where} cannot be replayed: {_clip(repr(exc))}.")
             return checked
-        check_rolls(where, a.seq, a.rolls, rolls)
+        check_rolls(where, a.seq, a.rolls, rolls, chains[a.entry])
         if _canonical(events) != _canonical(a.events):
             problems.append(f"{where}: replaying it gives other events than the log records.")
         after = ruleset.progress(state)
         line.append(a)
         if after != before or ruleset.result(state) is not None:
             checked.snapshots.append(snapshot(a.entry, a.seq, state))
-        if a.seq % 32 == 0:
-            states[a.seq] = state
+        keep(a.seq, state)
+    if 0 <= g.head < len(line):
+        # The log ends with orders taken back (an undo or a rollback with nothing after).
+        cut.update(b.entry for b in line[g.head :])
+        del line[g.head :]
+        base = max(n for n in states if n <= g.head)
+        state = states[base]
+        for b in line[base:]:
+            state = apply_logged(ruleset, g.id, secret, state, b, chains[b.entry])[0]
     marked = {a.entry for a in export.actions if a.undone_by is not None}
     for entry in sorted(cut - marked):
         problems.append(f"Log entry {entry} was rolled back but is not marked undone.")
@@ -1660,6 +2227,11 @@ def _check_export(export: GameExport) -> _Checked:
     if export.final_state_sha256 and state_sha256(ruleset, state) != export.final_state_sha256:
         problems.append("The replayed final state differs from the exported one.")
     return checked
+
+
+def _clip(text: str, limit: int = 300) -> str:
+    """A message quoted in a finding, cut short: an export's text may be as long as it likes."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def _dice_text(rolls: list[dict[str, Any]]) -> str:

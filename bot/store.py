@@ -38,7 +38,7 @@ from typing import Any
 import aiosqlite
 
 DEFAULT_DB = "umpire.db"
-BUSY_TIMEOUT_MS = 10_000
+BUSY_TIMEOUT_MS = 2_000  # a console command says "busy" after this; ms
 
 
 def default_db_path() -> str:
@@ -78,6 +78,7 @@ class GameRow:
     result: dict[str, Any] | None = None
     ended_at: float | None = None
     deadline_policy: dict[str, Any] | None = None
+    dice_scheme: str = "plain"  # ARCHITECTURE: Dice; games created now use "chain-v1"
 
 
 @dataclass
@@ -105,6 +106,7 @@ class ActionRow:
     phase: str
     created_at: float
     undone_by: int | None = None
+    chain: str | None = None  # h_seq of the dice chain (hex); None under the plain scheme
 
 
 @dataclass
@@ -184,25 +186,101 @@ def _game_changes(changes: dict[str, Any]) -> tuple[str, list[Any]]:
     return cols, values
 
 
-def _game(row: sqlite3.Row) -> GameRow:
-    d = dict(row)
-    for key in _GAME_JSON:
-        if d[key] is not None:
-            d[key] = json.loads(d[key])
-    return GameRow(**d)
+def _json(text: Any, what: str) -> Any:
+    """A JSON column read back; a :class:`_BadRow` if it is not JSON any more."""
+    if not isinstance(text, str):
+        raise _BadRow(f"{what} holds {type(text).__name__} where JSON text belongs")
+    try:
+        return json.loads(text)
+    except ValueError:
+        raise _BadRow(f"{what} holds text that is not JSON") from None
+
+
+#: the type each column of a row must have when read back: a flipped byte can turn a
+#: number into text, and the service must not meet that as a crash later
+_KINDS: dict[str, tuple[type, ...]] = {
+    "ruleset": (str,), "scenario": (str,), "commitment": (str,),
+    "secret": (bytes,), "created_by": (str,), "created_at": (int, float), "status": (str,),
+    "head": (int,), "entries": (int,), "version": (int,), "dice_scheme": (str,),
+    "game": (str,), "entry": (int,), "seq": (int,), "role": (str,), "user": (str,),
+    "turn": (int,), "phase": (str,), "player": (str,),
+}  # fmt: skip
+_JSON_KINDS = {
+    "options": dict, "setup_rolls": list, "order": dict, "rolls": list, "events": list,
+    "state": dict, "standing_orders": dict, "detail": dict,
+}  # fmt: skip
+
+
+def _row(cls: type, d: dict[str, Any], what: str, json_keys: Iterable[str] = ()) -> Any:
+    """``cls(**d)`` after decoding ``json_keys`` and checking the types of known columns."""
+    for key in json_keys:
+        if d.get(key) is not None:
+            d[key] = _json(d[key], f"{what}.{key}")
+    for key, value in d.items():
+        kinds = _KINDS.get(key)
+        if (
+            kinds
+            and value is not None
+            and (not isinstance(value, kinds) or isinstance(value, bool))
+        ):
+            raise _BadRow(f"{what}.{key} holds {type(value).__name__} {value!r:.40}")
+        kind = _JSON_KINDS.get(key)
+        if kind and value is not None and not isinstance(value, kind):
+            raise _BadRow(f"{what}.{key} holds JSON of the wrong shape")
+    try:
+        return cls(**d)
+    except TypeError as exc:
+        raise _BadRow(f"{what} has other columns than expected ({exc})") from None
+
+
+def _game(row: sqlite3.Row | dict[str, Any]) -> GameRow:
+    g: GameRow = _row(GameRow, dict(row), "games", _GAME_JSON)
+    if not isinstance(g.id, str):
+        raise _BadRow(f"a game has the id {g.id!r:.40}")
+    if g.status not in ("open", "active", "paused", "finished"):
+        raise _BadRow(f"game {g.id!r} has the status {g.status!r:.20}")
+    if g.dice_scheme not in ("plain", "chain-v1"):
+        raise _BadRow(f"game {g.id!r} has the dice scheme {g.dice_scheme!r:.20}")
+    _check_rolls(g.setup_rolls, f"the set-up of game {g.id!r}")
+    return g
 
 
 def _action(row: sqlite3.Row) -> ActionRow:
-    d = dict(row)
-    for key in ("order", "rolls", "events"):
-        d[key] = json.loads(d[key])
-    return ActionRow(**d)
+    a: ActionRow = _row(ActionRow, dict(row), "actions", ("order", "rolls", "events"))
+    where = f"action {a.seq} of game {a.game!r}"
+    _check_rolls(a.rolls, where)
+    for event in a.events:
+        if not (
+            isinstance(event, dict)
+            and isinstance(event.get("kind"), str)
+            and isinstance(event.get("text"), str)
+            and isinstance(event.get("data", {}), dict)
+            and isinstance(event.get("seen_by") or [], list)
+            and isinstance(event.get("others") or "", str)
+        ):
+            raise _BadRow(f"{where} has an event that is not one")
+    return a
+
+
+def _check_rolls(rolls: list[Any], where: str) -> None:
+    for roll in rolls:
+        if not (
+            isinstance(roll, dict)
+            and type(roll.get("sides")) is int
+            and type(roll.get("value")) is int
+            and isinstance(roll.get("purpose", ""), str)
+        ):
+            raise _BadRow(f"{where} has a roll that is not one")
 
 
 def _seat(row: sqlite3.Row) -> SeatRow:
-    d = dict(row)
-    d["standing_orders"] = json.loads(d["standing_orders"])
-    return SeatRow(**d)
+    return _row(SeatRow, dict(row), "seats", ("standing_orders",))
+
+
+def _seat_row(d: Any) -> SeatRow:
+    if not isinstance(d, dict):
+        raise _BadRow("seats hold something that is not a seat")
+    return _row(SeatRow, d, "seats")
 
 
 # -- migrations ------------------------------------------------------------------------
@@ -224,49 +302,204 @@ def migrations() -> list[tuple[int, str, str]]:
     return found
 
 
+#: ``PRAGMA application_id`` of an Umpire database ("UMPI"), set by migration 0003
+APPLICATION_ID = 0x554D5049
+
+
+def _expected_columns() -> dict[str, set[str]]:
+    """Every table of the shipped schema and its columns (from a scratch database)."""
+    global _EXPECTED
+    if _EXPECTED is None:
+        db = sqlite3.connect(":memory:")
+        try:
+            for _, _, sql in migrations():
+                db.executescript(sql)
+            tables = [
+                r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            ]
+            _EXPECTED = {t: {r[1] for r in db.execute(f'PRAGMA table_info("{t}")')} for t in tables}
+        finally:
+            db.close()
+    return _EXPECTED
+
+
+_EXPECTED: dict[str, set[str]] | None = None
+
+
+class _BadRow(Exception):
+    """A row whose stored data cannot be read back: the database is damaged."""
+
+
+#: what reading a damaged database raises: SQLite's errors, a row that is not what was
+#: written, text that is no longer UTF-8
+_UNREADABLE = (sqlite3.Error, _BadRow, UnicodeDecodeError)
+
+
+def _explain(path: str, exc: BaseException) -> StoreError:
+    """One sentence for a person about an SQLite failure on the database at ``path``."""
+    text = str(exc)
+    low = text.lower()
+    if isinstance(exc, _BadRow):
+        return StoreError(
+            f"the database {path} is damaged ({text}), so Umpire cannot use it; nothing was "
+            "changed: restore it from a backup"
+        )
+    if "locked" in low or "busy" in low:
+        return StoreError(
+            f"the database {path} is busy (locked by another process); nothing was changed: "
+            "try again in a moment"
+        )
+    if "readonly" in low or "read-only" in low:
+        return StoreError(
+            f"the database {path} is read-only, so nothing was changed (commands that only "
+            "read still work)"
+        )
+    if "not a database" in low or "file is encrypted" in low:
+        return StoreError(f"{path} is not an SQLite database, so Umpire cannot use it")
+    if "no such column" in low or "no such table" in low or "has no column" in low:
+        return StoreError(
+            f"the database {path} is not in the shape this Umpire expects ({text}): it was "
+            "damaged or changed by another program"
+        )
+    if "unable to open" in low or "disk i/o" in low or "cannot open" in low:
+        return StoreError(f"the database {path} cannot be opened or written ({text})")
+    if "full" in low:
+        return StoreError(f"the disk holding {path} is full; nothing was changed")
+    return StoreError(
+        f"the database {path} is damaged ({text}), so Umpire cannot use it; nothing was "
+        "changed: restore it from a backup"
+    )
+
+
 # -- the store -------------------------------------------------------------------------
 
 
 class Store:
-    """One SQLite database. Open with ``await Store.open(path)``; close when done."""
+    """One SQLite database. Open with ``await Store.open(path)``; close when done.
 
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    Every SQLite failure reaches the caller as a :class:`StoreError` whose message says
+    what is wrong with the file (damaged, busy, read-only, another program's) in words.
+    A database that does not exist yet is created only by the first write: a command
+    that only reads sees an empty database and leaves nothing behind at a mistyped path.
+    """
+
+    def __init__(
+        self,
+        db: aiosqlite.Connection,
+        path: str,
+        *,
+        synchronous: str = "FULL",
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        absent: bool = False,
+    ) -> None:
         self._db = db
         self.path = path
         self._lock = asyncio.Lock()
+        self._synchronous = synchronous
+        self._busy_timeout_ms = busy_timeout_ms
+        #: the file does not exist yet: ``_db`` is an empty scratch database until a write
+        self._absent = absent
 
     @classmethod
-    async def open(cls, path: str | None = None, *, synchronous: str = "FULL") -> Store:
-        """Open (creating if need be) and migrate the database at ``path``.
+    async def open(
+        cls,
+        path: str | None = None,
+        *,
+        synchronous: str = "FULL",
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+    ) -> Store:
+        """Open and migrate the database at ``path`` (created by the first write).
 
         ``synchronous`` is SQLite's durability setting: ``FULL`` syncs every commit to
         disk, ``NORMAL`` only at checkpoints (safe against a crashed process, not against
-        a power cut).
+        a power cut). ``busy_timeout_ms`` is how long a command waits for another
+        process's write to finish before it says the database is busy.
         """
         path = path or default_db_path()
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous is FULL or NORMAL")
+        absent = path != ":memory:" and not os.path.lexists(path)
+        if absent:
+            db = await cls._connect(":memory:", busy_timeout_ms)
+        else:
+            if os.path.isdir(path):
+                raise StoreError(f"{path} is a folder, not a database file")
+            db = await cls._connect(path, busy_timeout_ms)
+        store = cls(
+            db, path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms, absent=absent
+        )
         try:
-            db = await aiosqlite.connect(path, isolation_level=None)
-        except sqlite3.Error as exc:
-            raise StoreError(f"cannot open the database {path}: {exc}") from None
-        try:
-            db.row_factory = sqlite3.Row
-            await db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            mode = await db.execute_fetchall("PRAGMA journal_mode = WAL")
-            if mode[0][0].lower() != "wal":
-                raise StoreError(f"the database {path} cannot use write-ahead logging")
-            await db.execute(f"PRAGMA synchronous = {synchronous}")
-            await db.execute("PRAGMA foreign_keys = ON")
-            store = cls(db, path)
-            await store._migrate()
-        except sqlite3.DatabaseError as exc:
-            await db.close()
-            raise StoreError(f"{path} is not a usable Umpire database: {exc}") from None
+            await store._prepare(wal=not absent)
         except BaseException:
             await db.close()
             raise
         return store
+
+    @staticmethod
+    async def _connect(path: str, busy_timeout_ms: int) -> aiosqlite.Connection:
+        try:
+            db = await aiosqlite.connect(path, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise _explain(path, exc) from None
+        db.row_factory = sqlite3.Row
+        try:
+            await db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+        except sqlite3.Error as exc:
+            await db.close()
+            raise _explain(path, exc) from None
+        return db
+
+    async def _prepare(self, *, wal: bool) -> None:
+        """Refuse another program's database untouched; then WAL, migrations, a check
+        that every table and column is there."""
+        db, path = self._db, self.path
+        try:
+            objects = (await db.execute_fetchall("SELECT count(*) FROM sqlite_master"))[0][0]
+            version = (await db.execute_fetchall("PRAGMA user_version"))[0][0]
+            app = (await db.execute_fetchall("PRAGMA application_id"))[0][0]
+            games = await db.execute_fetchall(
+                "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'games'"
+            )
+            # Umpire's files carry its application id (since migration 0003) or, older,
+            # a schema version with Umpire's games table; an empty file becomes Umpire's.
+            if (
+                app not in (0, APPLICATION_ID)
+                or (version == 0 and objects > 0)
+                or (app == 0 and 0 < version <= len(migrations()) and not games)
+            ):
+                raise StoreError(
+                    f"{path} is a database written by another program, not by Umpire; Umpire "
+                    "left it untouched (name another file with --db or UMPIRE_DB)"
+                )
+            if wal:
+                mode = await db.execute_fetchall("PRAGMA journal_mode = WAL")
+                if mode[0][0].lower() != "wal":
+                    raise StoreError(f"the database {path} cannot use write-ahead logging")
+            await db.execute(f"PRAGMA synchronous = {self._synchronous}")
+            await db.execute("PRAGMA foreign_keys = ON")
+            await self._migrate()
+            await self._check_shape()
+        except _UNREADABLE as exc:
+            raise _explain(path, exc) from None
+
+    async def _check_shape(self) -> None:
+        rows = await self._db.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table'"
+        )
+        have = {r[0] for r in rows}
+        for table, columns in _expected_columns().items():
+            if table not in have:
+                raise StoreError(
+                    f"the database {self.path} has no table {table}: it was damaged or changed "
+                    "by another program, so Umpire will not use it"
+                )
+            info = await self._db.execute_fetchall(f'PRAGMA table_info("{table}")')
+            missing = sorted(columns - {r[1] for r in info})
+            if missing:
+                raise StoreError(
+                    f"the database {self.path} has no column {table}.{missing[0]}: it was "
+                    "damaged or changed by another program, so Umpire will not use it"
+                )
 
     async def close(self) -> None:
         await self._db.close()
@@ -287,55 +520,110 @@ class Store:
             except sqlite3.Error as exc:
                 if self._db.in_transaction:
                     await self._db.execute("ROLLBACK")
-                raise StoreError(f"migration {name} failed: {exc}") from None
+                problem = _explain(self.path, exc)
+                if "damaged" in str(problem):
+                    problem = StoreError(f"migration {name} failed on {self.path}: {exc}")
+                raise problem from None
+
+    async def _materialise(self) -> None:
+        """Use the file from now on: at the first write to a database that did not exist
+        (which creates it), or once someone else has created it."""
+        db = await self._connect(self.path, self._busy_timeout_ms)
+        old, self._db = self._db, db
+        try:
+            await self._prepare(wal=True)
+        except BaseException:
+            self._db = old
+            await db.close()
+            raise
+        self._absent = False
+        await old.close()
 
     async def schema_version(self) -> int:
         async with self._lock:
-            return (await self._db.execute_fetchall("PRAGMA user_version"))[0][0]
+            await self._look_again()
+            try:
+                return (await self._db.execute_fetchall("PRAGMA user_version"))[0][0]
+            except sqlite3.Error as exc:
+                raise _explain(self.path, exc) from None
 
     async def game_and_seats(self, game_id: str) -> tuple[GameRow, list[SeatRow]] | None:
         """A game and its seats in one statement: consistent without a transaction of its
         own, and one round trip to the database thread (the start of every command)."""
         async with self._lock:
-            rows = await self._db.execute_fetchall(
-                "SELECT g.*, (SELECT json_group_array(json_object("
-                " 'game', s.game, 'role', s.role, 'user', s.user, 'timezone', s.timezone,"
-                " 'standing_orders', json(s.standing_orders)))"
-                " FROM (SELECT * FROM seats WHERE game = g.id ORDER BY rowid) s) AS seats_json"
-                " FROM games g WHERE g.id = ?",
-                (game_id,),
-            )
-        if not rows:
-            return None
-        d = dict(rows[0])
-        seats = [SeatRow(**seat) for seat in json.loads(d.pop("seats_json"))]
-        for key in _GAME_JSON:
-            if d[key] is not None:
-                d[key] = json.loads(d[key])
-        return GameRow(**d), seats
+            await self._look_again()
+            try:
+                rows = await self._db.execute_fetchall(
+                    "SELECT g.*, (SELECT json_group_array(json_object("
+                    " 'game', s.game, 'role', s.role, 'user', s.user, 'timezone', s.timezone,"
+                    " 'standing_orders', json(s.standing_orders)))"
+                    " FROM (SELECT * FROM seats WHERE game = g.id ORDER BY rowid) s)"
+                    " AS seats_json FROM games g WHERE g.id = ?",
+                    (game_id,),
+                )
+                if not rows:
+                    return None
+                d = dict(rows[0])
+                seats = [_seat_row(seat) for seat in _json(d.pop("seats_json"), "seats")]
+                return _game(d), seats
+            except _UNREADABLE as exc:
+                raise _explain(self.path, exc) from None
 
     @asynccontextmanager
     async def write(self) -> AsyncIterator[Tx]:
         """One write transaction: committed on leaving, rolled back on an exception."""
-        async with self._lock, self._transaction("BEGIN IMMEDIATE") as tx:
-            yield tx
+        async with self._lock:
+            if self._absent:
+                await self._materialise()
+            async with self._transaction("BEGIN IMMEDIATE") as tx:
+                yield tx
 
     @asynccontextmanager
     async def read(self) -> AsyncIterator[Tx]:
         """A consistent read of several tables (writes are refused by nobody; do not)."""
-        async with self._lock, self._transaction("BEGIN") as tx:
-            yield tx
+        async with self._lock:
+            await self._look_again()
+            async with self._transaction("BEGIN") as tx:
+                yield tx
+
+    async def _look_again(self) -> None:
+        """A store opened before its file existed reads the file once another process
+        (or another store) has created it."""
+        if self._absent and os.path.exists(self.path):
+            await self._materialise()
 
     @asynccontextmanager
     async def _transaction(self, begin: str) -> AsyncIterator[Tx]:
-        await self._db.execute(begin)
+        """A transaction; an SQLite failure or an unreadable row becomes a StoreError."""
+        try:
+            await self._db.execute(begin)
+        except sqlite3.Error as exc:
+            raise _explain(self.path, exc) from None
         try:
             yield Tx(self._db)
+        except sqlite3.IntegrityError:
+            # a broken rule of the schema (append-only log, one live action per number):
+            # the caller's mistake, not the file's, so it stays what it is
+            await self._rollback()
+            raise
+        except _UNREADABLE as exc:
+            await self._rollback()
+            raise _explain(self.path, exc) from None
         except BaseException:
+            await self._rollback()
+            raise
+        try:
+            await self._db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            await self._rollback()
+            raise _explain(self.path, exc) from None
+
+    async def _rollback(self) -> None:
+        try:
             if self._db.in_transaction:
                 await self._db.execute("ROLLBACK")
-            raise
-        await self._db.execute("COMMIT")
+        except sqlite3.Error:
+            pass  # SQLite rolls back by itself when it cannot: the first failure is the news
 
 
 class Tx:
@@ -385,8 +673,8 @@ class Tx:
         await self._run(
             "INSERT INTO games (id, ruleset, scenario, options, datapack_version, channel,"
             " status, commitment, secret, revealed_at, setup_rolls, head, entries, version,"
-            " result, created_by, created_at, ended_at)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " result, created_by, created_at, ended_at, dice_scheme)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 g.id,
                 g.ruleset,
@@ -406,6 +694,7 @@ class Tx:
                 g.created_by,
                 g.created_at,
                 g.ended_at,
+                g.dice_scheme,
             ),
         )
 
@@ -466,7 +755,7 @@ class Tx:
     async def append_action(self, a: ActionRow) -> None:
         await self._run(
             'INSERT INTO actions (game, entry, seq, role, user, "order", rolls, events, turn,'
-            " phase, created_at, undone_by) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " phase, created_at, undone_by, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 a.game,
                 a.entry,
@@ -480,8 +769,17 @@ class Tx:
                 a.phase,
                 a.created_at,
                 a.undone_by,
+                a.chain,
             ),
         )
+
+    async def live_chain(self, game_id: str, seq: int) -> str | None:
+        """The dice chain ``h_seq`` stored with live action ``seq`` (None if it has none)."""
+        row = await self._one(
+            "SELECT chain FROM actions WHERE game = ? AND seq = ? AND undone_by IS NULL",
+            (game_id, seq),
+        )
+        return row[0] if row else None
 
     async def live_actions(
         self, game_id: str, *, after: int = 0, upto: int | None = None
@@ -551,9 +849,7 @@ class Tx:
         )
         if row is None:
             return None
-        d = dict(row)
-        d["state"] = json.loads(d["state"])
-        return SnapshotRow(**d)
+        return _row(SnapshotRow, dict(row), "snapshots", ("state",))
 
     # -- audit -----------------------------------------------------------------------
 
@@ -569,9 +865,7 @@ class Tx:
         rows = await self._all("SELECT * FROM audit WHERE game = ? ORDER BY id", (game_id,))
         out = []
         for r in rows:
-            d = dict(r)
-            d["detail"] = json.loads(d["detail"])
-            out.append(AuditRow(**d))
+            out.append(_row(AuditRow, dict(r), "audit", ("detail",)))
         return out
 
     # -- deadlines and notifications ---------------------------------------------------
@@ -697,3 +991,162 @@ class Tx:
             " SELECT MIN(due_at) FROM notifications WHERE sent_at IS NULL AND cancelled_at IS NULL)"
         )
         return row[0] if row else None
+
+    # -- play by email (bot/email; migration 0004) ------------------------------------
+
+    async def email_seats(self, game_id: str | None = None) -> list[EmailSeatRow]:
+        sql, params = "SELECT * FROM email_seats", ()
+        if game_id is not None:
+            sql, params = sql + " WHERE game = ?", (game_id,)
+        return [EmailSeatRow(**dict(r)) for r in await self._all(sql + " ORDER BY rowid", params)]
+
+    async def email_seat_by_token(self, token_hash: str) -> EmailSeatRow | None:
+        row = await self._one("SELECT * FROM email_seats WHERE token_hash = ?", (token_hash,))
+        return EmailSeatRow(**dict(row)) if row else None
+
+    async def put_email_seat(
+        self, game_id: str, role: str, address: str, token_hash: str, nonce: str, now: float
+    ) -> None:
+        """Seat ``address`` in ``role`` by mail, or give the seat a new address or token."""
+        await self._run(
+            "INSERT INTO email_seats (game, role, address, token_hash, nonce, created_at)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game, role) DO UPDATE SET"
+            " address = excluded.address, token_hash = excluded.token_hash,"
+            " nonce = excluded.nonce",
+            (game_id, role, address, token_hash, nonce, now),
+        )
+
+    async def drop_email_seat(self, game_id: str, role: str) -> None:
+        await self._run("DELETE FROM email_seats WHERE game = ? AND role = ?", (game_id, role))
+
+    async def set_email_mailed(self, game_id: str, role: str, seq: int) -> None:
+        await self._run(
+            "UPDATE email_seats SET mailed_seq = ? WHERE game = ? AND role = ?",
+            (seq, game_id, role),
+        )
+
+    async def email_message(self, message_id: str) -> MailRow | None:
+        row = await self._one("SELECT * FROM email_messages WHERE message_id = ?", (message_id,))
+        if row is None:
+            return None
+        d = dict(row)
+        d["results"] = json.loads(d["results"])
+        return MailRow(**d)
+
+    async def put_email_message(self, m: MailRow) -> None:
+        """Record a mail or its progress (insert or replace by Message-ID)."""
+        await self._run(
+            "INSERT INTO email_messages (message_id, sender, game, role, status, why,"
+            " lines_done, results, received_at, handled_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (message_id) DO UPDATE SET game = excluded.game,"
+            " role = excluded.role, status = excluded.status, why = excluded.why,"
+            " lines_done = excluded.lines_done, results = excluded.results,"
+            " handled_at = excluded.handled_at",
+            (
+                m.message_id,
+                m.sender,
+                m.game,
+                m.role,
+                m.status,
+                m.why,
+                m.lines_done,
+                _dumps(m.results),
+                m.received_at,
+                m.handled_at,
+            ),
+        )
+
+    async def email_messages_from(self, sender: str, since: float) -> int:
+        row = await self._one(
+            "SELECT COUNT(*) FROM email_messages WHERE sender = ? AND received_at >= ?",
+            (sender, since),
+        )
+        return int(row[0]) if row else 0
+
+    async def queue_email(self, recipient: str, message: bytes, now: float) -> int:
+        return await self._insert(
+            "INSERT INTO email_outbox (recipient, message, created_at) VALUES (?, ?, ?)",
+            (recipient, message, now),
+        )
+
+    async def unsent_email(self, limit: int = 100) -> list[tuple[int, str, bytes, int]]:
+        """``(id, recipient, message, attempts)`` of mail not yet taken by the SMTP server."""
+        rows = await self._all(
+            "SELECT id, recipient, message, attempts FROM email_outbox WHERE sent_at IS NULL"
+            " ORDER BY id LIMIT ?",
+            (limit,),
+        )
+        return [(r[0], r[1], bytes(r[2]), r[3]) for r in rows]
+
+    async def mark_email_sent(self, outbox_id: int, now: float) -> None:
+        await self._run("UPDATE email_outbox SET sent_at = ? WHERE id = ?", (now, outbox_id))
+
+    async def mark_email_failed(self, outbox_id: int, error: str) -> None:
+        await self._run(
+            "UPDATE email_outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+            (error, outbox_id),
+        )
+
+    async def email_cursor(self, name: str) -> int:
+        row = await self._one("SELECT value FROM email_cursors WHERE name = ?", (name,))
+        return int(row[0]) if row else 0
+
+    async def set_email_cursor(self, name: str, value: int) -> None:
+        await self._run(
+            "INSERT INTO email_cursors (name, value) VALUES (?, ?)"
+            " ON CONFLICT (name) DO UPDATE SET value = excluded.value",
+            (name, value),
+        )
+
+    async def notifications_after(self, after: int) -> list[NotificationRow]:
+        """Every notification numbered above ``after``, sent or not, in order."""
+        rows = await self._all("SELECT * FROM notifications WHERE id > ? ORDER BY id", (after,))
+        return [NotificationRow(**dict(r)) for r in rows]
+
+    async def reminders_due(
+        self, after_ms: int, floor: int, now: float
+    ) -> list[NotificationRow]:
+        """Reminders numbered above ``floor``, not cancelled, due after ``after_ms``
+        (milliseconds) and by ``now``."""
+        rows = await self._all(
+            "SELECT * FROM notifications WHERE kind = 'reminder' AND cancelled_at IS NULL"
+            " AND id > ? AND due_at * 1000 > ? AND due_at <= ? ORDER BY due_at, id",
+            (floor, after_ms, now),
+        )
+        return [NotificationRow(**dict(r)) for r in rows]
+
+    async def audit_after(self, after: int) -> list[AuditRow]:
+        rows = await self._all("SELECT * FROM audit WHERE id > ? ORDER BY id", (after,))
+        out = []
+        for r in rows:
+            out.append(_row(AuditRow, dict(r), "audit", ("detail",)))
+        return out
+
+
+@dataclass
+class EmailSeatRow:
+    """A seat played by mail (migration 0004)."""
+
+    game: str
+    role: str
+    address: str
+    token_hash: str
+    nonce: str
+    mailed_seq: int
+    created_at: float
+
+
+@dataclass
+class MailRow:
+    """An incoming mail, by Message-ID, and how far it has been handled."""
+
+    message_id: str
+    sender: str
+    status: str
+    received_at: float
+    game: str | None = None
+    role: str | None = None
+    why: str = ""
+    lines_done: int = 0
+    results: list[str] = field(default_factory=list)
+    handled_at: float | None = None

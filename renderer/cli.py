@@ -140,13 +140,15 @@ def view_at_turn(export: dict[str, Any], role: str | None, turn: int) -> Any:
     one right after that order (or the set-up, for the first turn).
     """
     from engine.core import registry
-    from engine.core.dice import ActionDice
+    from engine.core.dice import order_dice, setup_dice
 
     g = export["game"]
     rs = registry.ruleset(g["ruleset"])
     _check_role(rs.roles(g["scenario"]), role)
     secret = bytes.fromhex(export["secret"])
-    state = rs.setup(g["scenario"], g["options"], ActionDice(secret, g["id"], 0))
+    scheme = g.get("dice_scheme", "plain")  # ARCHITECTURE: Dice
+    state = rs.setup(g["scenario"], g["options"], setup_dice(secret, g["id"], scheme))
+    chain = None
     first = last = rs.progress(state).turn
     live = sorted(
         (a for a in export["actions"] if a.get("undone_by") is None), key=lambda a: a["seq"]
@@ -155,9 +157,9 @@ def view_at_turn(export: dict[str, Any], role: str | None, turn: int) -> Any:
         if rs.progress(state).turn >= turn:
             break
         order = rs.load_order(action["order"])
-        state, _ = rs.apply(
-            state, action["role"], order, ActionDice(secret, g["id"], action["seq"])
-        )
+        dice = order_dice(secret, g["id"], scheme, action["seq"], chain, action["order"])
+        chain = dice.chain
+        state, _ = rs.apply(state, action["role"], order, dice)
         last = rs.progress(state).turn
     if not first <= turn <= last:
         raise RenderError(f"Game {g['id']} has been in turns {first} to {last}, not turn {turn}.")

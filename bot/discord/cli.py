@@ -112,14 +112,18 @@ def cmd_sync(args: argparse.Namespace) -> int:
 
 async def run_bot(settings: Settings) -> None:
     from bot.discord.client import UmpireBot
+    from bot.email.transport import start_beside
     from bot.service import Service
 
     service = await Service.open(settings.db_path)
+    mail = await start_beside(settings.db_path)  # play by email too, when configured
     try:
         bot = UmpireBot(service, settings)
         async with bot:
             await bot.start(settings.token or "")
     finally:
+        if mail is not None:
+            await mail.close()
         await service.close()
 
 

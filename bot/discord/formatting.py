@@ -29,11 +29,15 @@ def user(user_id: str | None) -> str:
     return f"<@{user_id}>" if user_id.isdigit() else user_id
 
 
-def prompt_line(prompt: PromptInfo, deadline: DeadlineInfo | None = None) -> str:
-    """``**axis** (<@2>) to decide: ... Due <t:..:F> (<t:..:R>).``"""
+def prompt_line(
+    prompt: PromptInfo, deadline: DeadlineInfo | None = None, audience: str | None = None
+) -> str:
+    """``**axis** (<@2>) to decide: ... Due <t:..:F> (<t:..:R>).`` The prompt as
+    ``audience`` reads it: the public (a channel post) unless a role is given."""
+    text = prompt.text_for(audience)
     if prompt.role is None:
-        return prompt.text
-    line = f"**{prompt.role}** ({user(prompt.user)}) to decide: {prompt.text}"
+        return text
+    line = f"**{prompt.role}** ({user(prompt.user)}) to decide: {text}"
     if prompt.verbs:
         line += "\nOrders: " + ", ".join(commands_for(prompt.verbs)) + "."
     if deadline is not None:
@@ -61,11 +65,12 @@ def dice_text(rolls: Iterable[RollInfo]) -> str:
     return "Dice: " + ", ".join(parts) if parts else ""
 
 
-def order_report(result: OrderResult) -> str:
-    """What one order did, for the player who gave it or, with its dice, for the channel."""
-    lines = [f"Action {result.seq}, {result.role}: `{result.order}`"]
-    lines += [f"> {e}" for e in result.events]
-    dice = dice_text(result.rolls)
+def order_report(result: OrderResult, audience: str | None = None) -> str:
+    """What one order did, as ``audience`` reads it: the channel (the public) unless the
+    reply goes to the player who gave it (their role)."""
+    lines = [f"Action {result.seq}, {result.role}: `{result.order_for(audience)}`"]
+    lines += [f"> {e}" for e in result.events_for(audience)]
+    dice = dice_text(result.rolls_for(audience))
     if dice:
         lines.append(dice)
     return "\n".join(lines)

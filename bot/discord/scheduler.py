@@ -7,6 +7,12 @@ restart the first pass catches up with everything that fell due while the bot wa
 Rows are marked handled only after they are acted on, so a crash in between repeats the
 act instead of losing it; acting twice is harmless because a passed deadline only applies
 orders while the decision it was set for is still pending.
+
+A notice is marked handled only once it was posted (or there is nothing left to say):
+one the channel refused (the bot lost Send Messages there, Discord was down) stays
+queued and is tried again after a pause that doubles each time, up to
+:data:`MAX_RETRY`, so a channel that never takes it costs a request now and then, not a
+loop. The pauses are kept in memory: after a restart every such notice is tried at once.
 """
 
 from __future__ import annotations
@@ -22,6 +28,9 @@ log = logging.getLogger(__name__)
 #: the longest nap, so a clock jump or a row written by another process is seen soon
 MAX_SLEEP = 300.0
 MIN_SLEEP = 0.5
+#: the first and the longest pause before posting a refused notice again
+FIRST_RETRY = 60.0
+MAX_RETRY = 3600.0
 
 
 class Scheduler:
@@ -30,6 +39,8 @@ class Scheduler:
         self.service = table.service
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        #: notices the channel refused: id -> (when to try again, the pause before that)
+        self._retry: dict[int, tuple[float, float]] = {}
 
     def start(self) -> None:
         if self._task is None or self._task.done():
@@ -75,11 +86,28 @@ class Scheduler:
             if notice.kind in ANNOUNCED_INLINE and notice.due_at > now - grace:
                 held.append(notice.due_at + grace)  # the command that queued it may still post it
                 continue
+            again = self._retry.get(notice.id)
+            if again is not None and again[0] > now:
+                held.append(again[0])
+                continue
             try:
-                await self.table.deliver(notice)
+                posted = await self.table.deliver(notice)
             except Exception:
                 log.exception("delivering notice %s of game %s failed", notice.id, notice.game)
-            await self.service.mark_handled(notifications=[notice.id])
+                posted = False
+            if posted:
+                self._retry.pop(notice.id, None)
+                await self.service.mark_handled(notifications=[notice.id])
+                continue
+            pause = FIRST_RETRY if again is None else min(MAX_RETRY, again[1] * 2)
+            self._retry[notice.id] = (now + pause, pause)
+            held.append(now + pause)
+            log.warning(
+                "notice %s of game %s was not posted; trying again in %.0f s",
+                notice.id,
+                notice.game,
+                pause,
+            )
         wake = list(held)
         nxt = await self.service.next_due_at()
         if nxt is not None and nxt > now:

@@ -25,6 +25,7 @@ from bot.discord import formatting as fmt
 from bot.discord.choices import Menus
 from bot.discord.config import HOUR, Settings
 from bot.discord.images import Renderer, render
+from bot.discord.respond import tell_caller
 from bot.discord.standing import choose, describe
 from bot.service import (
     Created,
@@ -99,12 +100,12 @@ def parse_options(text: str | None) -> dict[str, Any]:
     return out
 
 
-def is_moderator(
-    member: discord.abc.User, permissions: discord.Permissions, game_creator: str, role: str | None
+def server_moderator(
+    member: discord.abc.User, permissions: discord.Permissions, role: str | None
 ) -> bool:
-    """The run-time check behind ``/gm``: the game's creator, a server administrator, or
-    a member with the configured moderator role (by name or id)."""
-    if str(member.id) == game_creator or permissions.administrator:
+    """A moderator of the server: an administrator, a member who may manage the server,
+    or a member with the configured moderator role (by name or id)."""
+    if permissions.administrator or permissions.manage_guild:
         return True
     if role is None or not isinstance(member, discord.Member):
         return False
@@ -155,17 +156,31 @@ class GameTable:
 
     async def moderated(
         self, channel_id: int | None, member: discord.abc.User, permissions: discord.Permissions
-    ) -> GameSummary:
-        """The channel's game, if ``member`` may moderate it; a refusal otherwise."""
+    ) -> tuple[GameSummary, bool]:
+        """The channel's game and whether ``member`` moderates it only as its creator
+        (issue 10 item 5: a creator who plays in the game does not moderate it); a
+        refusal if they may not moderate it."""
         game = await self.game_in(channel_id)
-        if not is_moderator(member, permissions, game.created_by, self.settings.moderator_role):
-            role = self.settings.moderator_role
-            who = f"members with the {role!r} role, " if role else ""
+        if server_moderator(member, permissions, self.settings.moderator_role):
+            return game, False
+        if str(member.id) == game.created_by:
+            status = await self.service.status(game.game)
+            held = [s.role for s in status.seats if s.user == game.created_by]
+            if not held:
+                return game, True
             raise Refusal(
-                f"Only moderators may do that: {who}server administrators and the game's "
-                f"creator ({fmt.user(game.created_by)})."
+                f"You play {', '.join(held)} in game `{game.game}`, so creating it does not "
+                f"make you its moderator; ask a server moderator ({self._moderators()})."
             )
-        return game
+        raise Refusal(
+            f"Only moderators may do that: {self._moderators()}, and the game's creator "
+            f"({fmt.user(game.created_by)}) when not playing in it."
+        )
+
+    def _moderators(self) -> str:
+        role = self.settings.moderator_role
+        who = f"members with the {role!r} role, " if role else ""
+        return f"{who}server administrators and members who may manage the server"
 
     # -- the deadline policy ------------------------------------------------------------
 
@@ -305,8 +320,8 @@ class GameTable:
         deadline = await self.ensure_deadline(game_id)
         status = await self.service.status(game_id)
         text = f"Game `{game_id}` begins.\n\n" + fmt.prompt_line(prompt, deadline)
-        await self.post_with_map(status, text, ping=prompt.user)
-        await self.mark_announced(game_id)
+        if await self.post_with_map(status, text, ping=prompt.user):
+            await self.mark_announced(game_id)  # else the scheduler tells them later
         return prompt
 
     # -- orders -----------------------------------------------------------------------
@@ -335,24 +350,27 @@ class GameTable:
         if battle:
             await self.post(channel, head + fmt.order_report(result))
             head = ""
+        #: whether the post that tells the next player (or the end) went out
+        announced = True
         if result.result is not None or status.status == "finished":
             lines = await self.turn_log(game_id, before, result.seq)
             title = f"**Turn {before.turn}, the last {before.player} player turn:**"
             text = "\n".join([head + title, *fmt.log_lines(lines), "", self._ending(status)])
-            await self.post_with_map(status, text)
+            announced = await self.post_with_map(status, text)
         elif turn_over:
             lines = await self.turn_log(game_id, before, result.seq)
             title = f"**Turn {before.turn}: the {before.player} player turn is over.**"
             body = "\n".join([title, *fmt.log_lines(lines)])
             text = f"{head}{body}\n\nNow: {fmt.prompt_line(prompt, deadline)}"
-            await self.post_with_map(status, text, ping=prompt.user)
+            announced = await self.post_with_map(status, text, ping=prompt.user)
         elif prompt.user != actor and prompt.role is not None:
             text = f"{head}{fmt.order_report(result) if not battle else ''}".strip()
             text += ("\n\n" if text else "") + "Now: " + fmt.prompt_line(prompt, deadline)
-            await self.post(channel, text, ping=prompt.user)
+            announced = await self.post(channel, text, ping=prompt.user)
         elif head:
             await self.post(channel, head + fmt.order_report(result))
-        await self.mark_announced(game_id)
+        if announced:
+            await self.mark_announced(game_id)  # else the scheduler posts the notice later
 
     def _ending(self, status: GameStatus) -> str:
         result = status.result
@@ -391,7 +409,8 @@ class GameTable:
         status = await self.service.status(game_id)
         deadline = await self.ensure_deadline(game_id)
         text = (
-            f"{fmt.user(user)} took back action {result.seq} ({result.role}: `{result.order}`).\n"
+            f"{fmt.user(user)} took back action {result.seq} "
+            f"({result.role}: `{result.public_order}`).\n"
             f"Now: {fmt.prompt_line(result.prompt, deadline)}"
         )
         await self.post(
@@ -422,9 +441,18 @@ class GameTable:
     # -- moderators ---------------------------------------------------------------------
 
     async def rollback(
-        self, game_id: str, by: str, why: str, to: int | None, turn: int | None
+        self,
+        game_id: str,
+        by: str,
+        why: str,
+        to: int | None,
+        turn: int | None,
+        *,
+        as_creator: bool = False,
     ) -> RollbackResult:
-        result = await self.service.rollback(game_id, by, why=why, to=to, turn=turn)
+        result = await self.service.rollback(
+            game_id, by, why=why, to=to, turn=turn, as_creator=as_creator
+        )
         deadline = await self.ensure_deadline(game_id)
         status = await self.service.status(game_id)
         target = (
@@ -445,20 +473,20 @@ class GameTable:
         )
         if result.prompt.role is not None and status.status == "active":
             text += "Now: " + fmt.prompt_line(result.prompt, deadline)
-        await self.post_with_map(status, text, ping=result.prompt.user)
-        await self.mark_announced(game_id)
+        if await self.post_with_map(status, text, ping=result.prompt.user):
+            await self.mark_announced(game_id)
         return result
 
-    async def pause(self, game_id: str, by: str, why: str) -> None:
-        await self.service.set_status(game_id, by, "paused", why)
+    async def pause(self, game_id: str, by: str, why: str, *, as_creator: bool = False) -> None:
+        await self.service.set_status(game_id, by, "paused", why, as_creator=as_creator)
         status = await self.service.status(game_id)
         await self.post(
             status.channel,
             f"{fmt.user(by)} paused game `{game_id}`: {why}\nDeadlines wait until it resumes.",
         )
 
-    async def resume(self, game_id: str, by: str, why: str) -> None:
-        await self.service.set_status(game_id, by, "active", why)
+    async def resume(self, game_id: str, by: str, why: str, *, as_creator: bool = False) -> None:
+        await self.service.set_status(game_id, by, "active", why, as_creator=as_creator)
         # The clock restarts: the decision pending gets a whole deadline again.
         await self.service.clear_deadline(game_id, by)
         deadline = await self.ensure_deadline(game_id)
@@ -515,10 +543,19 @@ class GameTable:
         await self.post(status.channel, text)
         return text
 
-    async def seat(self, game_id: str, by: str, role: str, user: str | None, why: str) -> str:
+    async def seat(
+        self,
+        game_id: str,
+        by: str,
+        role: str,
+        user: str | None,
+        why: str,
+        *,
+        as_creator: bool = False,
+    ) -> str:
         status = await self.service.status(game_id)
         old = next((s.user for s in status.seats if s.role == role), None)
-        await self.service.assign_seat(game_id, by, role, user, why)
+        await self.service.assign_seat(game_id, by, role, user, why, as_creator=as_creator)
         if user is None:
             text = f"{fmt.user(by)} freed **{role}** (was {fmt.user(old)}) in game `{game_id}`."
         else:
@@ -535,13 +572,15 @@ class GameTable:
         await self.post(status.channel, text, ping=ping)
         return text
 
-    async def kick(self, game_id: str, by: str, user: str, why: str) -> str:
+    async def kick(
+        self, game_id: str, by: str, user: str, why: str, *, as_creator: bool = False
+    ) -> str:
         status = await self.service.status(game_id)
         roles = [s.role for s in status.seats if s.user == user]
         if not roles:
             raise Refusal(f"{fmt.user(user)} holds no seat in game {game_id}.")
         for role in roles:
-            await self.service.assign_seat(game_id, by, role, None, why)
+            await self.service.assign_seat(game_id, by, role, None, why, as_creator=as_creator)
         text = (
             f"{fmt.user(by)} removed {fmt.user(user)} from game `{game_id}` "
             f"({', '.join(roles)} now free: `/game join`, or `/gm seat`).\nWhy: {why}"
@@ -549,11 +588,11 @@ class GameTable:
         await self.post(status.channel, text)
         return text
 
-    async def end(self, game_id: str, by: str, why: str) -> GameStatus:
-        status = await self.service.end(game_id, by, why)
+    async def end(self, game_id: str, by: str, why: str, *, as_creator: bool = False) -> GameStatus:
+        status = await self.service.end(game_id, by, why, as_creator=as_creator)
         text = f"{fmt.user(by)} ended game `{game_id}`.\nWhy: {why}\n" + self._ending(status)
-        await self.post_with_map(status, text)
-        await self.mark_announced(game_id)
+        if await self.post_with_map(status, text):
+            await self.mark_announced(game_id)
         return status
 
     # -- deadlines and notices (called by the scheduler) ------------------------------------
@@ -592,38 +631,50 @@ class GameTable:
                 # The player (or a moderator) acted in the meantime: nothing left to default.
                 log.info("no default applied in game %s: %s", d.game, exc)
                 break
+            # the note goes to the channel: the order as the public reads it, and a standing
+            # order's preference (a piece, perhaps) only when the order itself is public
+            shown = result.order_for(None)
+            private = shown != result.order and not picked.reason.endswith(("any)", "none)"))
+            reason = picked.reason.split(" (")[0] if private else picked.reason
             await self.service.record(
                 d.game,
                 UMPIRE,
                 DEFAULT_APPLIED_ACT,
-                {"deadline": d.id, "seq": result.seq, "role": holder.role, "order": text},
-                picked.reason,
+                {
+                    "deadline": d.id,
+                    "seq": result.seq,
+                    "role": holder.role,
+                    "order": text,
+                    "public_order": shown,
+                },
+                reason,
             )
             note = (
                 f"The deadline for **{holder.role}** ({fmt.user(holder.user)}) passed "
-                f"(it was {fmt.when(d.due_at)}): {picked.reason} applied, `{text}`."
+                f"(it was {fmt.when(d.due_at)}): {reason} applied, `{shown}`."
             )
             await self.after_order(result, before, actor=holder.user, note=note)
             if result.prompt.role is None:
                 break
 
-    async def deliver(self, n: NotificationInfo) -> None:
-        """Post a notice the service queued: a reminder, or one no command announced."""
+    async def deliver(self, n: NotificationInfo) -> bool:
+        """Post a notice the service queued: a reminder, or one no command announced.
+        False if the channel did not take it (to be tried again); True once it is
+        posted, or when there is nothing left to say (no channel, the decision is over)."""
         status = await self.service.status(n.game)
         if status.channel is None:
-            return
+            return True
         if n.kind in ("reminder", "prompt"):
             if status.status != "active" or status.prompt.role != n.role:
-                return  # the decision it was about is over
+                return True  # the decision it was about is over
             deadline = await self.current_deadline(n.game, n.role)
             lead = "Reminder: " if n.kind == "reminder" else "Now: "
-            await self.post(
+            return await self.post(
                 status.channel,
                 lead + fmt.prompt_line(status.prompt, deadline),
                 ping=status.prompt.user,
             )
-        else:
-            await self.post(status.channel, n.text)
+        return await self.post(status.channel, n.text)
 
     async def mark_announced(self, game_id: str) -> None:
         due = await self.service.due()
@@ -691,10 +742,13 @@ class GameTable:
 
     async def post_with_map(
         self, status: GameStatus, text: str, *, ping: str | None = None
-    ) -> None:
+    ) -> bool:
+        """:meth:`post` with the public map: whether the text went out."""
         limit = self.upload_limit(status.channel)
         png, note = await self.public_map(status, limit)
-        await self.post(status.channel, text + (f"\n{note}" if note else ""), ping=ping, png=png)
+        return await self.post(
+            status.channel, text + (f"\n{note}" if note else ""), ping=ping, png=png
+        )
 
     async def post(
         self,
@@ -703,12 +757,17 @@ class GameTable:
         *,
         ping: str | None = None,
         png: bytes | None = None,
-    ) -> None:
+    ) -> bool:
         """Send to a game's channel, split to Discord's limits; only ``ping`` is pinged, and
-        only in the part that mentions them. A failed send is logged: the game has moved
-        on whether or not the channel heard of it."""
+        only in the part that mentions them. Whether all of the text went out.
+
+        A picture the channel refuses (no Attach Files, too large) costs the picture, not
+        the text: the part is sent again without it. Whatever could not be posted is
+        logged and told to the member whose command posted it (:func:`tell_caller`); the
+        game has moved on either way, and a caller that announced a decision leaves its
+        notice for the scheduler to post again."""
         if channel_id is None:
-            return
+            return True
         channel = self.client.get_channel(int(channel_id)) or self.client.get_partial_messageable(
             int(channel_id)
         )
@@ -722,12 +781,44 @@ class GameTable:
                     else False
                 )
                 mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
-                file = discord.File(io.BytesIO(png), filename="map.png") if png and last else None
-                await channel.send(  # type: ignore[union-attr]
-                    part or "\u200b", allowed_mentions=mentions, **({"file": file} if file else {})
-                )
+                if not (png and last):
+                    await channel.send(part or "\u200b", allowed_mentions=mentions)  # type: ignore[union-attr]
+                    continue
+                try:
+                    await channel.send(  # type: ignore[union-attr]
+                        part or "\u200b",
+                        allowed_mentions=mentions,
+                        file=discord.File(io.BytesIO(png), filename="map.png"),
+                    )
+                except discord.HTTPException as exc:
+                    log.warning(
+                        "channel %s refused the map (%s); posting without it", channel_id, exc
+                    )
+                    tell_caller(
+                        f"The map could not be posted in <#{channel_id}> ({_why(exc)}), so the "
+                        "announcement went without it; a server manager can give me Attach "
+                        "Files there."
+                    )
+                    note = "\n(The map could not be attached in this channel.)"
+                    if len(part) + len(note) > fmt.MESSAGE_LIMIT:
+                        note = ""
+                    await channel.send(part + note, allowed_mentions=mentions)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             log.warning("could not post to channel %s: %s", channel_id, exc)
+            tell_caller(
+                f"I could not post in <#{channel_id}> ({_why(exc)}), so the channel did not "
+                "hear of this; I will try again to tell whoever must decide next. A server "
+                "manager can check my permissions there (Send Messages, Attach Files)."
+            )
+            return False
+        return True
+
+
+def _why(exc: discord.HTTPException) -> str:
+    """Discord's reason for refusing a post, in a few words."""
+    if isinstance(exc, discord.Forbidden):
+        return "Discord said the bot is missing permissions there"
+    return f"Discord answered {exc.status} {exc.text}".strip()
 
 
 async def _quietly(coro: Any) -> None:

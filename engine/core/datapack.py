@@ -9,6 +9,7 @@ transcribe their copy without touching code. Validation errors carry line number
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from pathlib import Path
@@ -43,6 +44,18 @@ class PackFile(BaseModel):
 
 
 M = TypeVar("M", bound=PackFile)
+
+#: ``(file, line, message)``: one thing wrong with a pack, the line where its value starts
+#: (``None`` when it is about the file as a whole)
+Problem = tuple[str, int | None, str]
+
+#: the function that checks each game's pack against its rulebook, ``module:function``
+#: taking no argument and returning :data:`Problem` s; a game that ships a pack and is
+#: not listed gets :func:`header_problems` only
+CHECKS = {
+    "pfv": "engine.games.pfv.checks:pack_problems",
+    "aa-revised": "engine.games.aa_revised.pack:check_pack",
+}
 
 
 def pack_path(game: str, name: str) -> Path:
@@ -79,6 +92,73 @@ def load_file(path: Path, model: type[M]) -> M:
 
 def load(game: str, name: str, model: type[M]) -> M:
     return load_file(pack_path(game, name), model)
+
+
+def shipped_files(game: str) -> list[str]:
+    """The names (``map``, ``counters``...) of the files ``game`` ships in its pack."""
+    folder = GAMES_DIR / game.replace("-", "_") / "data"
+    return sorted(p.stem for p in folder.glob("*.json"))
+
+
+def check(game: str) -> list[Problem]:
+    """Everything wrong with the pack ``game`` plays with (overrides included), by file
+    and line: the game's own checks where it has them (:data:`CHECKS`), else the checks
+    every pack must pass (:func:`header_problems`). Raises ``KeyError`` for a game that
+    ships no pack."""
+    if not shipped_files(game):
+        raise KeyError(f"the game {game!r} ships no data pack")
+    target = CHECKS.get(game)
+    if target is None:
+        return header_problems(game)
+    module, _, function = target.partition(":")
+    return list(getattr(importlib.import_module(module), function)())
+
+
+def header_problems(game: str) -> list[Problem]:
+    """The checks every pack file must pass: valid JSON and a valid header naming this
+    game (a file of another game's pack put in the wrong folder is caught here)."""
+    out: list[Problem] = []
+    for name in shipped_files(game):
+        path = pack_path(game, name)
+        try:
+            pack = load_file(path, _HeaderOnly)
+        except DataPackError as err:
+            out.extend((str(path), line, message) for line, message in err.problems)
+            continue
+        lines = json_line_index(path.read_text(encoding="utf-8"))
+        header = pack.header
+        if header.game != game:
+            says = f"header.game is {header.game!r}, but this file belongs to {game!r}"
+            out.append((str(path), line_of(lines, ("header", "game")), says))
+    return out
+
+
+class _HeaderOnly(PackFile):
+    """Any pack file, read for its header alone."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+def validate_text(
+    path: Path, text: str, model: type[M], context: Any = None
+) -> tuple[M | None, dict[tuple[Any, ...], int], list[Problem]]:
+    """Validate a pack file's ``text``: the model (``None`` if it fails), the line of
+    every value, and the problems found, each with its line. ``context`` reaches the
+    model's validators (a pack's checker may ask them to collect rather than raise)."""
+    try:
+        raw = json.loads(text)
+    except json.JSONDecodeError as exc:
+        return None, {}, [(str(path), exc.lineno, f"not valid JSON: {exc.msg}")]
+    lines = json_line_index(text)
+    try:
+        return model.model_validate(raw, context=context), lines, []
+    except ValidationError as exc:
+        problems: list[Problem] = []
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            where = ".".join(str(p) for p in loc) or "(top)"
+            problems.append((str(path), line_of(lines, loc), f"{where}: {err['msg']}"))
+        return None, lines, problems
 
 
 def line_of(index: dict[tuple[Any, ...], int], loc: tuple[Any, ...]) -> int | None:

@@ -16,7 +16,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core import registry
-from engine.core.dice import ActionDice, Roll, commitment, new_secret
+from engine.core.dice import (
+    CHAIN_V1,
+    ActionDice,
+    Roll,
+    commitment,
+    new_secret,
+    order_dice,
+    setup_dice,
+)
 from engine.core.errors import IllegalOrder
 from engine.core.events import EVERYONE, Event, lines_for
 from engine.core.orders import Order
@@ -32,6 +40,7 @@ class Action:
     order: dict[str, Any]
     rolls: list[Roll] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    chain: str | None = None  # h_seq of the dice chain (ARCHITECTURE: Dice); None if plain
 
 
 class Game:
@@ -42,15 +51,17 @@ class Game:
         options: dict[str, Any],
         secret: bytes,
         game_id: str,
+        dice_scheme: str = CHAIN_V1,
     ) -> None:
         self.ruleset = ruleset
         self.scenario = scenario
         self.options = dict(options)
         self.secret = secret
         self.game_id = game_id
-        setup_dice = self.dice_for(0)
-        self.state = ruleset.setup(scenario, self.options, setup_dice)
-        self.setup_rolls = setup_dice.rolls
+        self.dice_scheme = dice_scheme
+        dice = setup_dice(secret, game_id, dice_scheme)
+        self.state = ruleset.setup(scenario, self.options, dice)
+        self.setup_rolls = dice.rolls
         self.actions: list[Action] = []
 
     @classmethod
@@ -74,8 +85,11 @@ class Game:
     def commitment(self) -> str:
         return commitment(self.secret)
 
-    def dice_for(self, seq: int) -> ActionDice:
-        return ActionDice(self.secret, self.game_id, seq)
+    def dice_for(self, seq: int, order: dict[str, Any]) -> ActionDice:
+        """The dice of action ``seq`` given as ``order`` after the actions played so far
+        (ARCHITECTURE: Dice): bound to that order and to the history before it."""
+        previous = self.actions[seq - 2].chain if seq >= 2 else None
+        return order_dice(self.secret, self.game_id, self.dice_scheme, seq, previous, order)
 
     # -- reading -----------------------------------------------------------------
 
@@ -115,10 +129,11 @@ class Game:
             if role is None:
                 raise IllegalOrder("", "The game is over; no more orders are taken.")
         seq = len(self.actions) + 1
-        dice = self.dice_for(seq)
+        order = parsed.to_dict()
+        dice = self.dice_for(seq, order)
         state, events = self.ruleset.apply(self.state, role, parsed, dice)
         self.state = state
-        self.actions.append(Action(seq, role, parsed.to_dict(), dice.rolls, events))
+        self.actions.append(Action(seq, role, order, dice.rolls, events, dice.chain))
         return events
 
     @classmethod
@@ -130,9 +145,10 @@ class Game:
         secret: bytes,
         game_id: str,
         actions: list[tuple[str, dict[str, Any]]],
+        dice_scheme: str = CHAIN_V1,
     ) -> Game:
         """Rebuild a game from its actions; every roll comes out as it did the first time."""
-        game = cls(registry.ruleset(ruleset_id), scenario, options, secret, game_id)
+        game = cls(registry.ruleset(ruleset_id), scenario, options, secret, game_id, dice_scheme)
         for role, order in actions:
             game.play(order, role)
         return game

@@ -60,9 +60,12 @@ def excerpt(text: str, limit: int = EXCERPT) -> str:
     >>> excerpt("move 1arm 8113"), excerpt("x" * 100, 5)
     ("'move 1arm 8113'", "'xxxxx...'")
     """
-    if len(text) <= limit:
-        return repr(text)
-    return repr(text[:limit])[:-1] + "...'"
+    shown = repr(text[:limit])
+    if len(shown) > 3 * limit:  # escapes of unprintable characters lengthen it
+        shown = shown[: 3 * limit]
+    elif len(text) <= limit:
+        return shown
+    return shown[:-1] + "...'" if shown.endswith("'") else shown + "...'"
 
 
 def order_words(text: str, refuse) -> list[str]:
@@ -78,6 +81,8 @@ def order_words(text: str, refuse) -> list[str]:
     for word in words:
         if len(word) > MAX_WORD:
             raise refuse(f"{excerpt(word)} is too long to be a word of an order.")
+        if not word.isprintable():
+            raise refuse(f"{excerpt(word)} holds a character that is not printable.")
     return words
 
 

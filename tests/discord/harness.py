@@ -7,6 +7,15 @@ through ``AsyncWebhookAdapter.request``, and both are answered here and recorded
 ``ConnectionState.parse_interaction_create``, so discord.py parses them, builds the
 ``Interaction``, routes it through the ``CommandTree``, converts the options and runs the
 cog, exactly as for a live ``INTERACTION_CREATE``.
+
+The fake is as strict as Discord where the bot can get it wrong: a follow-up (or an edit
+or deletion of the original response) on an interaction that was never answered is
+refused with Discord's 404, as is a second answer to one interaction; either is recorded
+as a violation, and :meth:`Harness.command` fails the test on it, so a missing deferral
+cannot pass unseen. The bot's own permissions are per channel
+(:attr:`FakeDiscord.permissions`): Discord hands them to every interaction as
+``app_permissions``, and a channel post that needs one it lacks (Send Messages, Attach
+Files for a map) is refused with Discord's 403 "Missing Permissions".
 """
 
 from __future__ import annotations
@@ -16,6 +25,7 @@ import itertools
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import discord
@@ -158,11 +168,39 @@ def _file_bytes(files: Any) -> list[tuple[str, bytes]]:
     return out
 
 
+def _error(status: int, code: int, message: str) -> discord.HTTPException:
+    """The exception discord.py raises for such an answer from Discord."""
+    response = SimpleNamespace(status=status, reason=message)
+    kind = {403: discord.Forbidden, 404: discord.NotFound}.get(status, discord.HTTPException)
+    return kind(response, {"code": code, "message": message})  # type: ignore[arg-type]
+
+
 class FakeDiscord:
     """Answers the bot's requests as Discord would, and remembers each one."""
 
     def __init__(self) -> None:
         self.sent: list[Sent] = []
+        #: interaction tokens that have had their one answer (a message or a deferral)
+        self.answered: set[str] = set()
+        #: what the bot did that Discord refuses and a test must not let pass
+        self.violations: list[str] = []
+        #: the bot's permissions by channel id; a channel not listed grants everything
+        self.permissions: dict[str, discord.Permissions] = {}
+        #: requests refused with Discord's error, as (kind, channel) for the tests to read
+        self.refused: list[tuple[str, str | None]] = []
+
+    def permissions_in(self, channel_id: Any) -> discord.Permissions:
+        return self.permissions.get(str(channel_id), discord.Permissions.all())
+
+    def _check_post(self, channel_id: Any, blobs: list[tuple[str, bytes]]) -> None:
+        """Refuse a channel post the bot's permissions there do not allow, as Discord does."""
+        allowed = self.permissions_in(channel_id)
+        missing = not (allowed.view_channel and allowed.send_messages) or (
+            blobs and not allowed.attach_files
+        )
+        if missing:
+            self.refused.append(("channel-message", str(channel_id)))
+            raise _error(403, 50013, "Missing Permissions")
 
     def message(
         self, channel_id: Any, payload: dict[str, Any] | None, files: list
@@ -205,8 +243,10 @@ class FakeDiscord:
     async def http(self, route: Any, *, files: Any = None, form: Any = None, **kwargs: Any) -> Any:
         payload = kwargs.get("json") if "json" in kwargs else _form_payload(form)
         blobs = _file_bytes(files)
-        self.sent.append(Sent("http", route.method, route.path, route.url, payload, blobs))
         key = (route.method, route.path)
+        if key == ("POST", "/channels/{channel_id}/messages"):
+            self._check_post(route.channel_id, blobs)  # a refused post is not sent
+        self.sent.append(Sent("http", route.method, route.path, route.url, payload, blobs))
         if key == ("GET", "/users/@me"):
             return {
                 "id": str(BOT_ID),
@@ -270,6 +310,20 @@ class FakeDiscord:
     ) -> Any:
         body = payload if payload is not None else _form_payload(multipart)
         blobs = _file_bytes(files)
+        token = str(getattr(route, "webhook_token", None))
+        if route.path.endswith("/callback"):
+            if token in self.answered:
+                self.violations.append(f"a second answer to one interaction ({route.path})")
+                raise _error(400, 40060, "Interaction has already been acknowledged.")
+            self.answered.add(token)
+        elif token not in self.answered:
+            what = {"POST": "a follow-up", "PATCH": "an edit", "DELETE": "a deletion"}.get(
+                route.method, route.method
+            )
+            self.violations.append(
+                f"{what} on an interaction that was never answered (deferred or responded)"
+            )
+            raise _error(404, 10015, "Unknown Webhook")
         self.sent.append(Sent("webhook", route.method, route.path, route.url, body, blobs))
         if route.path.endswith("/callback"):
             kind = (body or {}).get("type")
@@ -447,7 +501,7 @@ class Harness:
             "id": str(snowflake()), "application_id": str(APP_ID), "type": kind, "token": f"token-{snowflake()}",
             "version": 1, "guild_id": str(GUILD_ID), "channel_id": str(channel), "channel": channel_payload,
             "member": user.member(), "data": data, "locale": "en-US", "guild_locale": "en-US",
-            "app_permissions": str(discord.Permissions.all().value), "entitlements": [],
+            "app_permissions": str(self.fake.permissions_in(channel).value), "entitlements": [],
             "authorizing_integration_owners": {"0": str(GUILD_ID)}, "context": 0,
             "attachment_size_limit": self.upload_limit,
         }  # fmt: skip
@@ -457,6 +511,9 @@ class Harness:
         mark = len(self.fake.sent)
         self.bot._connection.parse_interaction_create(payload)  # type: ignore[arg-type]
         await self.settle()
+        if self.fake.violations:
+            found, self.fake.violations = self.fake.violations, []
+            raise AssertionError(f"the bot broke Discord's rules for interactions: {found}")
         return self.fake.sent[mark:]
 
     async def settle(self) -> None:

@@ -12,14 +12,9 @@ from __future__ import annotations
 import random
 import re
 
-import pytest
-
-import engine
 from tests.discord.conftest import ALICE, BOB, MODERATOR
 from tests.discord.harness import CHANNEL_ID, PNG_MAGIC, Harness, Sent, posts, replies, text
 from tests.discord.players import Players, read_prompt
-
-pytestmark = pytest.mark.skipif("pfv" not in engine.available(), reason="pfv is not installed")
 
 GAME_ID = re.compile(r"Created game `(\w+)`")
 ACTION = re.compile(r"^Action (\d+), ", re.M)

@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import threading
 
-import pytest
-
-import engine
 from tests.discord.conftest import ALICE, BOB
 from tests.discord.harness import PNG_MAGIC, posts, replies
 from tests.discord.test_deadlines import toy_game
 from tests.discord.test_game import new_pfv_game
-
-needs_pfv = pytest.mark.skipif("pfv" not in engine.available(), reason="pfv is not installed")
 
 
 async def test_a_log_longer_than_a_message_comes_in_several_messages(harness):
@@ -30,7 +25,6 @@ async def test_a_log_longer_than_a_message_comes_in_several_messages(harness):
     assert [int(line.split("`")[1]) for line in lines] == list(range(1, 91))
 
 
-@needs_pfv
 async def test_a_map_over_the_upload_limit_is_drawn_smaller(harness):
     await new_pfv_game(harness, seed=1)
     harness.upload_limit = 120_000  # the full-width map is about 290 kB
@@ -39,7 +33,6 @@ async def test_a_map_over_the_upload_limit_is_drawn_smaller(harness):
     assert "pixels wide to fit the upload limit" in answer.content
 
 
-@needs_pfv
 async def test_rendering_runs_in_a_worker_thread_not_on_the_event_loop(harness):
     from renderer import render_png
 
@@ -56,7 +49,6 @@ async def test_rendering_runs_in_a_worker_thread_not_on_the_event_loop(harness):
     assert threads and threading.get_ident() not in threads
 
 
-@needs_pfv
 async def test_a_failing_renderer_still_posts_the_announcement_without_a_map(harness, caplog):
     def draw(view, width):
         raise ValueError("no ink")

@@ -6,15 +6,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
-import engine
 from tests.discord.conftest import ALICE, BOB
 from tests.discord.harness import posts, replies
 from tests.discord.test_deadlines import TIMESTAMPS, tick
 from tests.discord.test_game import new_pfv_game
-
-pytestmark = pytest.mark.skipif("pfv" not in engine.available(), reason="pfv is not installed")
 
 
 def without_deadline_countdown(text: str) -> str:

@@ -1,8 +1,8 @@
 """Shared pieces for the service tests: a real SQLite file, a fake clock, random games.
 
 Every test that plays a game is parametrised over ``RULESETS``: the toy always, and
-Patton's First Victory once it is registered. Tests of long fuzzed games use
-``FUZZ_RULESET``: pfv when it is there, the toy otherwise. ``UMPIRE_TEST_RULESETS=toy``
+Patton's First Victory. Tests of long fuzzed games use
+``FUZZ_RULESET``: pfv unless ``UMPIRE_TEST_RULESETS`` leaves it out. ``UMPIRE_TEST_RULESETS=toy``
 restricts both to the listed rulesets.
 """
 
@@ -22,10 +22,9 @@ from bot.service import Service
 from bot.service_fuzz import random_order
 from engine.core.game import Game
 
-HAS_PFV = "pfv" in engine.available()
 #: UMPIRE_TEST_RULESETS=toy runs on the toy alone (while another ruleset is being built)
 _ONLY = os.environ.get("UMPIRE_TEST_RULESETS", "").split(",")
-RULESETS = [r for r in (["toy", "pfv"] if HAS_PFV else ["toy"]) if _ONLY == [""] or r in _ONLY]
+RULESETS = [r for r in ["toy", "pfv"] if _ONLY == [""] or r in _ONLY]
 FUZZ_RULESET = RULESETS[-1]
 
 #: options that make a game long enough for the 1,000-action tests

@@ -20,7 +20,6 @@ from bot import service as service_module
 from bot.service import OrderResult, Service, StaleOrder
 from bot.service_fuzz import random_order
 from tests.service.conftest import (
-    HAS_PFV,
     LONG_GAME_OPTIONS,
     RULESETS,
     fresh_replay,
@@ -50,7 +49,7 @@ async def _race(services: list[Service], game: str, orders: tuple, seq: int) -> 
 
 
 async def _check_no_lost_update(services, game, applied: list[tuple[int, str]]) -> None:
-    log = await services[0].game_log(game, include_undone=True)
+    log = await services[0].game_log(game, audience="*", include_undone=True)
     assert [(line.seq, line.order) for line in log] == applied
     replayed = await fresh_replay(services[0], game)
     for service in services:
@@ -116,12 +115,12 @@ async def test_orders_racing_from_two_processes_apply_exactly_one(two_services, 
     assert moved.count > RACES // 2
 
 
-@pytest.mark.skipif(not HAS_PFV or "pfv" not in RULESETS, reason="pfv is not registered")
+@pytest.mark.skipif("pfv" not in RULESETS, reason="UMPIRE_TEST_RULESETS leaves pfv out")
 async def test_pfv_orders_racing_in_one_service_apply_exactly_one(service, long_script):
     await _script_races([service], long_script, PFV_RACES)
 
 
-@pytest.mark.skipif(not HAS_PFV or "pfv" not in RULESETS, reason="pfv is not registered")
+@pytest.mark.skipif("pfv" not in RULESETS, reason="UMPIRE_TEST_RULESETS leaves pfv out")
 async def test_pfv_orders_racing_from_two_processes_apply_exactly_one(
     two_services, long_script, monkeypatch
 ):

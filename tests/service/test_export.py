@@ -12,7 +12,6 @@ from bot.service import Service, ServiceError, verify_export
 from bot.service_fuzz import fuzz_into_db
 from tests.service.conftest import (
     FUZZ_RULESET,
-    HAS_PFV,
     RULESETS,
     new_game,
     play,
@@ -115,7 +114,6 @@ async def test_fuzzed_games_are_stored_finished_and_verifiable(db_path, clock):
         await service.close()
 
 
-@pytest.mark.skipif(not HAS_PFV, reason="pfv is not registered")
 def test_umpire_fuzz_with_db_stores_verifiable_pfv_games(tmp_path, capsys):
     from bot.cli import main
 

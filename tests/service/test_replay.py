@@ -68,7 +68,7 @@ async def test_rollback_of_a_1000_action_game_then_the_same_orders_give_the_same
     game = await start_script_game(service, long_script)
     for seq, (role, order) in enumerate(long_script.steps):
         await service.submit(game, f"user-{role}", order, role=role, seen=seq)
-    original = await service.game_log(game)
+    original = await service.game_log(game, audience="*")
     assert len(original) == 1000
     assert await state_dump(service, game) == long_script.final
     assert sum(1 for line in original if line.rolls) > 20  # this test is about dice
@@ -79,12 +79,12 @@ async def test_rollback_of_a_1000_action_game_then_the_same_orders_give_the_same
     for line in original[target:]:
         await service.submit(game, line.user, line.order, role=line.role, seen=line.seq - 1)
 
-    redone = await service.game_log(game)
+    redone = await service.game_log(game, audience="*")
     assert [(x.seq, x.order, x.rolls, x.events) for x in redone] == [
         (x.seq, x.order, x.rolls, x.events) for x in original
     ]
     assert await state_dump(service, game) == long_script.final
-    everything = await service.game_log(game, include_undone=True)
+    everything = await service.game_log(game, audience="*", include_undone=True)
     assert len(everything) == 1000 + (1000 - target)
     assert sum(line.undone for line in everything) == 1000 - target
     replayed = await fresh_replay(service, game)

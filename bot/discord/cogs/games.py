@@ -7,12 +7,35 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import formatting as fmt
-from bot.discord.respond import defer, reply
+from bot.discord.respond import defer, permission_gaps, reply
 from bot.discord.table import GameTable, Refusal
 from bot.service import ServiceError, find_ruleset
 from engine.core import registry
 
 MAX_CHOICES = 25
+#: games shown by one page of /game list, each line clipped so that a page is one message
+LIST_PAGE = 15
+LIST_LINE = 120
+
+
+def list_page(lines: list[str], page: int) -> str:
+    """Page ``page`` (from 1) of a game list, with a line saying where it stands.
+
+    >>> list_page(["a", "b"], 1)
+    'a\\nb'
+    >>> list_page([str(n) for n in range(40)], 3).splitlines()[0]
+    'Games 31-40 of 40 (page 3 of 3).'
+    """
+    pages = max(1, -(-len(lines) // LIST_PAGE))
+    if len(lines) <= LIST_PAGE and page == 1:
+        return "\n".join(fmt.clip(line, LIST_LINE) for line in lines)
+    if page > pages:
+        return f"The list has {pages} page{'s' if pages != 1 else ''}; there is no page {page}."
+    first = (page - 1) * LIST_PAGE
+    shown = lines[first : first + LIST_PAGE]
+    head = f"Games {first + 1}-{first + len(shown)} of {len(lines)} (page {page} of {pages})."
+    tail = [f"Next: `/game list page:{page + 1}`."] if page < pages else []
+    return "\n".join([head, *(fmt.clip(line, LIST_LINE) for line in shown), *tail])
 
 
 def _choices(values: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
@@ -95,6 +118,9 @@ class GameCog(commands.Cog):
         reply_hours: app_commands.Range[float, 0, 24 * 60] | None = None,
     ) -> None:
         await defer(interaction, ephemeral=True)
+        gaps = permission_gaps(interaction, new_thread=thread)
+        if gaps:
+            raise Refusal(gaps)  # before anything is created: a game nobody would hear of
         created, channel_id = await self.table.create(
             user=str(interaction.user.id),
             channel=interaction.channel,
@@ -127,6 +153,9 @@ class GameCog(commands.Cog):
     async def start(self, interaction: discord.Interaction) -> None:
         await defer(interaction, ephemeral=True)
         game = await self.table.game_in(interaction.channel_id)
+        gaps = permission_gaps(interaction)
+        if gaps:
+            raise Refusal(gaps)  # the first player would never hear it is their turn
         prompt = await self.table.start(game.game, str(interaction.user.id))
         await reply(interaction, f"Game `{game.game}` has started; {prompt.role} moves first.")
 
@@ -162,7 +191,8 @@ class GameCog(commands.Cog):
         if not own:
             status = await self.table.service.status(game.game)
             png, note = await self.table.public_map(status, interaction.filesize_limit)
-            text = f"Game `{game.game}`, turn {status.progress.turn}: {status.prompt.text}"
+            shown = status.prompt.text_for(None)  # a post in the channel: the public's text
+            text = f"Game `{game.game}`, turn {status.progress.turn}: {shown}"
             await reply(interaction, text + (f"\n{note}" if note else ""), png=png)
             return
         png, note, seen_as = await self.table.role_map(
@@ -178,25 +208,52 @@ class GameCog(commands.Cog):
             await reply(interaction, text, png=png)
 
     @game.command(name="log", description="The game's log: each order and what it did.")
-    @app_commands.describe(last="how many actions (default 20)", all="include undone actions")
+    @app_commands.describe(
+        last="how many actions (default 20)",
+        all="include undone actions",
+        mine="the log as your side reads it, with your own hidden pieces (only you see it)",
+    )
     async def show_log(
         self,
         interaction: discord.Interaction,
         last: app_commands.Range[int, 1, 500] = 20,
         all: bool = False,
+        mine: bool = False,
     ) -> None:
+        """The public log (what the channel may read) or, with ``mine``, the caller's own
+        role's log; the reply is private either way (ARCHITECTURE: the log is a view)."""
         await defer(interaction, ephemeral=True)
         game = await self.table.game_in(interaction.channel_id)
-        lines = await self.table.service.game_log(game.game, include_undone=all)
+        audience, whose = None, "the public"
+        if mine:
+            status = await self.table.service.status(game.game)
+            held = [s.role for s in status.seats if s.user == str(interaction.user.id)]
+            if not held:
+                await reply(
+                    interaction,
+                    f"You hold no seat in game `{game.game}`, so it has no log of yours; "
+                    "leave out `mine` for the public log.",
+                )
+                return
+            audience = status.prompt.role if status.prompt.role in held else held[0]
+            whose = f"the {audience} player"
+        lines = await self.table.service.game_log(game.game, audience=audience, include_undone=all)
         shown = fmt.log_lines(lines[-last:])
-        head = f"Game `{game.game}`: the last {len(shown)} of {len(lines)} log entries."
+        head = (
+            f"Game `{game.game}`, as {whose} reads it: the last {len(shown)} of "
+            f"{len(lines)} log entries."
+        )
         await reply(
             interaction, "\n".join([head, *shown]) if shown else "Nothing has happened yet."
         )
 
     @game.command(name="list", description="The games of this server, and yours.")
-    async def list_games(self, interaction: discord.Interaction) -> None:
+    @app_commands.describe(page=f"which page of the list ({LIST_PAGE} games a page; default 1)")
+    async def list_games(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
+    ) -> None:
+        """One message whatever the number of games: a page of the list, and how to see
+        the next (issue 10: a user in 2,000 games was sent 84 messages)."""
         await defer(interaction, ephemeral=True)
-        await reply(
-            interaction, await self.table.list_games(interaction.guild, str(interaction.user.id))
-        )
+        text = await self.table.list_games(interaction.guild, str(interaction.user.id))
+        await reply(interaction, list_page(text.split("\n"), page))

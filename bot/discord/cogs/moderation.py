@@ -2,9 +2,11 @@
 
 Discord shows the group only to members with Manage Messages unless a server changes
 that (Server Settings, Integrations); every command also checks at run time that the
-caller moderates this game: the game's creator, a server administrator, or a member
-with the role named by ``UMPIRE_MODERATOR_ROLE``. Every act is audited by the service
-and announced in the channel.
+caller moderates this game: a server administrator, a member who may manage the server,
+a member with the role named by ``UMPIRE_MODERATOR_ROLE``, or the game's creator while
+they hold no seat in it (issue 10 item 5: a player is not their own moderator; the
+service checks that again). Every act is audited by the service and announced in the
+channel.
 """
 
 from __future__ import annotations
@@ -30,7 +32,8 @@ class ModerationCog(commands.Cog):
     def __init__(self, table: GameTable) -> None:
         self.table = table
 
-    async def _game(self, interaction: discord.Interaction) -> GameSummary:
+    async def _game(self, interaction: discord.Interaction) -> tuple[GameSummary, bool]:
+        """The channel's game, and whether the caller moderates it only as its creator."""
         return await self.table.moderated(
             interaction.channel_id, interaction.user, interaction.permissions
         )
@@ -65,16 +68,18 @@ class ModerationCog(commands.Cog):
         turn: app_commands.Range[int, 0] | None = None,
     ) -> None:
         await defer(interaction, ephemeral=True)
-        game = await self._game(interaction)
-        result = await self.table.rollback(game.game, str(interaction.user.id), reason, to, turn)
+        game, as_creator = await self._game(interaction)
+        result = await self.table.rollback(
+            game.game, str(interaction.user.id), reason, to, turn, as_creator=as_creator
+        )
         await reply(interaction, f"Rolled game `{game.game}` back to action {result.to_seq}.")
 
     @gm.command(name="pause", description="Pause the game: no orders, deadlines wait.")
     @app_commands.describe(reason="why: the channel is told")
     async def pause(self, interaction: discord.Interaction, reason: str) -> None:
         await defer(interaction, ephemeral=True)
-        game = await self._game(interaction)
-        await self.table.pause(game.game, str(interaction.user.id), reason)
+        game, as_creator = await self._game(interaction)
+        await self.table.pause(game.game, str(interaction.user.id), reason, as_creator=as_creator)
         await reply(interaction, f"Paused game `{game.game}`.")
 
     @gm.command(
@@ -84,8 +89,10 @@ class ModerationCog(commands.Cog):
     @app_commands.describe(reason="a word for the channel, if you like")
     async def resume(self, interaction: discord.Interaction, reason: str | None = None) -> None:
         await defer(interaction, ephemeral=True)
-        game = await self._game(interaction)
-        await self.table.resume(game.game, str(interaction.user.id), reason or "")
+        game, as_creator = await self._game(interaction)
+        await self.table.resume(
+            game.game, str(interaction.user.id), reason or "", as_creator=as_creator
+        )
         await reply(interaction, f"Resumed game `{game.game}`.")
 
     @gm.command(
@@ -107,7 +114,7 @@ class ModerationCog(commands.Cog):
         clear: bool = False,
     ) -> None:
         await defer(interaction, ephemeral=True)
-        game = await self._game(interaction)
+        game, _ = await self._game(interaction)
         text = await self.table.set_deadline(
             game.game, str(interaction.user.id), hours, default_hours, reply_hours, clear
         )
@@ -124,11 +131,16 @@ class ModerationCog(commands.Cog):
         reason: str | None = None,
     ) -> None:
         await defer(interaction, ephemeral=True)
-        game = await self._game(interaction)
+        game, as_creator = await self._game(interaction)
         if user.bot:
             raise Refusal("A bot cannot hold a seat.")
         text = await self.table.seat(
-            game.game, str(interaction.user.id), role, str(user.id), reason or ""
+            game.game,
+            str(interaction.user.id),
+            role,
+            str(user.id),
+            reason or "",
+            as_creator=as_creator,
         )
         await reply(interaction, text)
 
@@ -138,14 +150,16 @@ class ModerationCog(commands.Cog):
         self, interaction: discord.Interaction, user: discord.Member, reason: str
     ) -> None:
         await defer(interaction, ephemeral=True)
-        game = await self._game(interaction)
-        text = await self.table.kick(game.game, str(interaction.user.id), str(user.id), reason)
+        game, as_creator = await self._game(interaction)
+        text = await self.table.kick(
+            game.game, str(interaction.user.id), str(user.id), reason, as_creator=as_creator
+        )
         await reply(interaction, text)
 
     @gm.command(name="end", description="End the game now; the dice secret is revealed.")
     @app_commands.describe(reason="why: the channel is told")
     async def end(self, interaction: discord.Interaction, reason: str) -> None:
         await defer(interaction, ephemeral=True)
-        game = await self._game(interaction)
-        await self.table.end(game.game, str(interaction.user.id), reason)
+        game, as_creator = await self._game(interaction)
+        await self.table.end(game.game, str(interaction.user.id), reason, as_creator=as_creator)
         await reply(interaction, f"Ended game `{game.game}`.")

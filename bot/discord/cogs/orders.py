@@ -36,11 +36,12 @@ def _focused(options: list[dict]) -> str | None:
 
 
 def _ack(result: OrderResult) -> str:
-    text = fmt.order_report(result)
+    text = fmt.order_report(result, audience=result.role)  # a reply to the player alone
     if result.prompt.role is None:
         return text + "\nThe game is over."
     if result.prompt.user == result.user:
-        return f"{text}\n\nStill yours: {fmt.prompt_line(result.prompt)}"
+        mine = fmt.prompt_line(result.prompt, audience=result.prompt.role)
+        return f"{text}\n\nStill yours: {mine}"
     return f"{text}\n\nNow waiting for **{result.prompt.role}**."
 
 
@@ -217,7 +218,8 @@ class OrderCog(commands.Cog):
         result = await self.table.undo(game.game, str(interaction.user.id))
         await reply(
             interaction,
-            f"Took back action {result.seq} (`{result.order}`). Now: {result.prompt.text}",
+            f"Took back action {result.seq} (`{result.order}`). "
+            f"Now: {result.prompt.text_for(result.role)}",
         )
 
     @app_commands.command(

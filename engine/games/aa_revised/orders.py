@@ -366,7 +366,9 @@ def parse_order(text: str) -> Order:
     verb, args = words[0].lower(), words[1:]
     if verb not in ORDER_TYPES:
         raise OrderSyntaxError(
-            "Revised: Turn Sequence", f"{excerpt(words[0])} is not an order of this game.", _verbs_hint()
+            "Revised: Turn Sequence",
+            f"{excerpt(words[0])} is not an order of this game.",
+            _verbs_hint(),
         )
 
     def bad(why: str) -> OrderSyntaxError:

@@ -28,9 +28,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import cache, cached_property
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, model_validator
+from pydantic import BaseModel, ConfigDict, ValidationInfo, model_validator
 
 from engine.core import datapack
 from engine.core.datapack import PackFile
@@ -126,40 +126,59 @@ class BoardPack(PackFile):
     straits: list[Strait] = []
 
     @model_validator(mode="after")
-    def _references(self) -> BoardPack:
-        ids = [s.id for s in self.spaces]
-        seen: set[str] = set()
-        for sid in ids:
-            if sid in seen:
-                raise ValueError(f"space id {sid!r} is listed twice")
-            seen.add(sid)
-        kinds = {s.id: s.kind for s in self.spaces}
-        edges: set[frozenset[str]] = set()
-        for a, b in self.connections:
-            for end in (a, b):
-                if end not in kinds:
-                    raise ValueError(f"connection {a} - {b}: no space called {end!r}")
-            if a == b:
-                raise ValueError(f"connection {a} - {b} joins a space to itself")
-            if frozenset((a, b)) in edges:
-                raise ValueError(f"connection {a} - {b} is listed twice")
-            edges.add(frozenset((a, b)))
-        for link in (*self.canals, *self.straits):
-            a, b = link.sea_zones
-            if kinds.get(a) != "sea" or kinds.get(b) != "sea":
-                raise ValueError(f"{link.name}: {a} and {b} must both be sea zones")
-            if frozenset((a, b)) not in edges:
-                raise ValueError(f"{link.name}: {a} and {b} are not connected")
-        for canal in self.canals:
-            for t in canal.controlled_by:
-                if kinds.get(t) != "land":
-                    raise ValueError(f"{canal.name}: {t!r} is not a territory")
-        for s in self.spaces:
-            if s.kind == "sea" and (s.ipc or s.original_owner or s.capital_of or s.victory_city):
-                raise ValueError(f"{s.id}: a sea zone has no income, owner or city")
-            if s.impassable and s.original_owner:
-                raise ValueError(f"{s.id}: a neutral territory has no owner")
+    def _references(self, info: ValidationInfo) -> BoardPack:
+        if not lenient(info):
+            for _loc, message in board_problems(self)[:1]:
+                raise ValueError(message)
         return self
+
+
+def lenient(info: ValidationInfo) -> bool:
+    """Whether a validator should leave cross-references to :func:`check_pack`, which
+    reports every problem with its line instead of the first one for the whole file."""
+    return bool(info.context and info.context.get("lenient"))
+
+
+def board_problems(board: BoardPack) -> list[tuple[tuple[str | int, ...], str]]:
+    """Broken references inside ``board.json``, each with the JSON path of its value."""
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    seen: set[str] = set()
+    for i, s in enumerate(board.spaces):
+        if s.id in seen:
+            out.append((("spaces", i, "id"), f"space id {s.id!r} is listed twice"))
+        seen.add(s.id)
+    kinds = {s.id: s.kind for s in board.spaces}
+    edges: set[frozenset[str]] = set()
+    for i, (a, b) in enumerate(board.connections):
+        where = ("connections", i)
+        missing = [end for end in (a, b) if end not in kinds]
+        if missing:
+            out.append((where, f"connection {a} - {b}: no space called {missing[0]!r}"))
+        elif a == b:
+            out.append((where, f"connection {a} - {b} joins a space to itself"))
+        elif frozenset((a, b)) in edges:
+            out.append((where, f"connection {a} - {b} is listed twice"))
+        edges.add(frozenset((a, b)))
+    for group in ("canals", "straits"):
+        for i, link in enumerate(getattr(board, group)):
+            a, b = link.sea_zones
+            where = (group, i, "sea_zones")
+            if kinds.get(a) != "sea" or kinds.get(b) != "sea":
+                out.append((where, f"{link.name}: {a} and {b} must both be sea zones"))
+            elif frozenset((a, b)) not in edges:
+                out.append((where, f"{link.name}: {a} and {b} are not connected"))
+    for i, canal in enumerate(board.canals):
+        for t in canal.controlled_by:
+            if kinds.get(t) != "land":
+                out.append(
+                    (("canals", i, "controlled_by"), f"{canal.name}: {t!r} is not a territory")
+                )
+    for i, s in enumerate(board.spaces):
+        if s.kind == "sea" and (s.ipc or s.original_owner or s.capital_of or s.victory_city):
+            out.append((("spaces", i), f"{s.id}: a sea zone has no income, owner or city"))
+        if s.impassable and s.original_owner:
+            out.append((("spaces", i), f"{s.id}: a neutral territory has no owner"))
+    return out
 
 
 # ---------------------------------------------------------------- setup.json
@@ -341,37 +360,91 @@ def pack_problems(
     board: BoardPack, setup: SetupPack, units: UnitsPack, tables: TablesPack
 ) -> list[str]:
     """What is inconsistent between the four files (empty when the pack is sound)."""
-    problems: list[str] = []
+    return [message for _file, _loc, message in _cross_problems(board, setup, units, tables)]
+
+
+def _cross_problems(
+    board: BoardPack, setup: SetupPack, units: UnitsPack, tables: TablesPack
+) -> list[tuple[str, tuple[str | int, ...], str]]:
+    """:func:`pack_problems` with the file and the JSON path each problem is found at."""
+    problems: list[tuple[str, tuple[str | int, ...], str]] = []
     spaces = {s.id: s for s in board.spaces}
     unit_types = {u.id: u for u in units.units}
     powers = {p.id for p in tables.powers}
-    for p in setup.placements:
+    for i, p in enumerate(setup.placements):
         where = f"setup: {p.count} {p.unit} of {p.power} in {p.space}"
         space = spaces.get(p.space)
         unit = unit_types.get(p.unit)
+        found: list[str] = []
         if space is None:
-            problems.append(f"{where}: no such space")
-            continue
-        if unit is None:
-            problems.append(f"{where}: no such unit type")
-            continue
-        if p.count < 1:
-            problems.append(f"{where}: the count must be at least 1")
-        if space.impassable:
-            problems.append(f"{where}: neutral territories hold no units")
-        if unit.kind == "sea" and space.kind != "sea":
-            problems.append(f"{where}: ships start only in sea zones")
-        if unit.kind == "land" and space.kind != "land":
-            problems.append(f"{where}: land units start only in territories")
-        if space.kind == "land" and space.original_owner != p.power:
-            problems.append(f"{where}: the territory belongs to {space.original_owner}")
-        if "production" in unit.flags:
-            problems.append(f"{where}: industrial complexes are a flag on the territory")
-    for tech in tables.techs:
+            found.append(f"{where}: no such space")
+        elif unit is None:
+            found.append(f"{where}: no such unit type")
+        else:
+            if p.count < 1:
+                found.append(f"{where}: the count must be at least 1")
+            if space.impassable:
+                found.append(f"{where}: neutral territories hold no units")
+            if unit.kind == "sea" and space.kind != "sea":
+                found.append(f"{where}: ships start only in sea zones")
+            if unit.kind == "land" and space.kind != "land":
+                found.append(f"{where}: land units start only in territories")
+            if space.kind == "land" and space.original_owner != p.power:
+                found.append(f"{where}: the territory belongs to {space.original_owner}")
+            if "production" in unit.flags:
+                found.append(f"{where}: industrial complexes are a flag on the territory")
+        problems.extend(("setup", ("placements", i), message) for message in found)
+    for i, tech in enumerate(tables.techs):
         for uid in tech.units:
             if uid not in unit_types:
-                problems.append(f"tables: {tech.name} changes an unknown unit type {uid!r}")
-    for s in board.spaces:
+                message = f"tables: {tech.name} changes an unknown unit type {uid!r}"
+                problems.append(("tables", ("techs", i, "units", uid), message))
+    for i, s in enumerate(board.spaces):
         if s.original_owner and s.original_owner not in powers:
-            problems.append(f"board: {s.id} belongs to an unknown power")
+            message = f"board: {s.id} belongs to an unknown power"
+            problems.append(("board", ("spaces", i, "original_owner"), message))
     return problems
+
+
+#: the pack's files and the model each is validated by
+FILES: dict[str, type[PackFile]] = {
+    "board": BoardPack,
+    "setup": SetupPack,
+    "units": UnitsPack,
+    "tables": TablesPack,
+}
+
+
+def check_pack() -> list[datapack.Problem]:
+    """Every problem of the pack this game plays with (shipped, or replaced under
+    ``UMPIRE_DATAPACKS``) as ``(file, line, message)``: ``umpire datapack check aa-revised``.
+
+    Each file is validated on its own (shape, then the references inside ``board.json``,
+    all of them rather than the first), then the four against each other.
+
+    >>> check_pack()
+    []
+    """
+    out: list[datapack.Problem] = []
+    loaded: dict[str, tuple[str, dict[tuple[Any, ...], int], PackFile]] = {}
+    for name, model in FILES.items():
+        path = datapack.pack_path(GAME, name)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            out.append((str(path), None, f"cannot read the file: {exc.strerror}"))
+            continue
+        pack, lines, problems = datapack.validate_text(path, text, model, {"lenient": True})
+        out.extend(problems)
+        if pack is not None:
+            loaded[name] = (str(path), lines, pack)
+    if "board" in loaded:
+        path, lines, board = loaded["board"]
+        assert isinstance(board, BoardPack)
+        out.extend((path, datapack.line_of(lines, loc), m) for loc, m in board_problems(board))
+    if len(loaded) == len(FILES):
+        packs = [loaded[name][2] for name in FILES]
+        for name, loc, message in _cross_problems(*packs):  # type: ignore[arg-type]
+            path, lines, _ = loaded[name]
+            out.append((path, datapack.line_of(lines, loc), message))
+    return out

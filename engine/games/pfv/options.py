@@ -9,11 +9,35 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, model_validator
+
+#: The defaults of the rulings that issue 9 re-read against the text, as they were before:
+#: a game created then (its stored options say ``rules_revision: 1``) replays with them.
+REVISION_1_DEFAULTS = {
+    "control_by_transit": True,
+    "patton_forced_hex": "ii_corps_unit",
+    "rommel_flag_counts_transit": True,
+    "rommel_ports": "controlled",
+    "axis_setup_in_8821": False,
+    "air_defends_own_hex": False,
+    "battlegroup_recycled": True,
+}
 
 
 class Options(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+    #: Which defaults an option left unset takes: 2, the rulings as they read now; 1, the
+    #: defaults before R14, R17, R22 and R24-R26 and R32 were re-read (games created before
+    #: then are marked 1 by migration 0005, so they replay exactly as they were played).
+    rules_revision: Literal[1, 2] = 2
+
+    @model_validator(mode="before")
+    @classmethod
+    def _defaults_of_revision(cls, data: object) -> object:
+        if isinstance(data, dict) and data.get("rules_revision") == 1:
+            return {**REVISION_1_DEFAULTS, **data}
+        return data
 
     #: RULINGS R12 (A45): lone support assets retreat after any attack, not only a successful one.
     lone_sa_retreat_always: bool = True
