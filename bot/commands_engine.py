@@ -69,10 +69,11 @@ def cmd_fuzz(args: argparse.Namespace) -> int:
 def cmd_datapack_check(args: argparse.Namespace) -> int:
     from engine.core import datapack, registry
 
-    if args.game not in registry.available():
+    if args.game not in registry.available() and not datapack.shipped_files(args.game):
+        packs = sorted({*registry.available(), *datapack.games_with_packs()})
         raise UserError(
-            f"there is no game called {args.game!r}; the games are: "
-            f"{', '.join(registry.available())}"
+            f"there is no game called {args.game!r}; the games with a data pack are: "
+            f"{', '.join(packs)}"
         )
     try:
         problems = datapack.check(args.game)

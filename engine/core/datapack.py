@@ -55,6 +55,9 @@ Problem = tuple[str, int | None, str]
 CHECKS = {
     "pfv": "engine.games.pfv.checks:pack_problems",
     "aa-revised": "engine.games.aa_revised.pack:check_pack",
+    "bia": "engine.games.bia.pack:check",
+    "tac": "engine.games.tac.pack:check",
+    "aa-na": "engine.games.aa_na.pack:check",
 }
 
 
@@ -92,6 +95,14 @@ def load_file(path: Path, model: type[M]) -> M:
 
 def load(game: str, name: str, model: type[M]) -> M:
     return load_file(pack_path(game, name), model)
+
+
+def games_with_packs() -> list[str]:
+    """The ids of the games that ship a data pack, playable yet or not (``aa_revised`` is
+    ``aa-revised``)."""
+    return sorted(
+        {p.parent.parent.name.replace("_", "-") for p in GAMES_DIR.glob("*/data/*.json")}
+    )
 
 
 def shipped_files(game: str) -> list[str]:
