@@ -76,6 +76,44 @@ BATTLES: list[tuple[str, Force, Force, dict]] = [
         {"sea": True},
     ),
     (
+        "land, 60 aircraft-heavy against 59 and a gun",
+        {"infantry": 20, "fighter": 20, "bomber": 20},
+        {"infantry": 59, "aa_gun": 1},
+        {},
+    ),
+    (
+        "amphibious, 28 bombers against 59 and a gun",
+        {"infantry": 20, "artillery": 6, "fighter": 6, "bomber": 28},
+        {"infantry": 59, "aa_gun": 1},
+        {"bombarding": {"battleship": 2}},
+    ),
+    (
+        "land, issue 9 with a gun, 6 rounds at most",
+        {"infantry": 30, "artillery": 10, "tank": 10, "fighter": 5, "bomber": 5},
+        {"infantry": 40, "artillery": 10, "tank": 5, "fighter": 4, "aa_gun": 1},
+        {"rounds": 6},
+    ),
+    (
+        "sea, 60 against 60, 3 rounds at most",
+        {
+            "battleship": 10,
+            "destroyer": 10,
+            "submarine": 20,
+            "carrier": 5,
+            "fighter": 10,
+            "bomber": 5,
+        },
+        {
+            "battleship": 10,
+            "destroyer": 10,
+            "submarine": 15,
+            "carrier": 8,
+            "fighter": 12,
+            "transport": 5,
+        },
+        {"sea": True, "rounds": 3},
+    ),
+    (
         "amphibious, 8 + 2 ships against 8",
         {"infantry": 4, "artillery": 2, "tank": 1, "fighter": 1},
         {"infantry": 6, "tank": 1, "fighter": 1},
@@ -108,7 +146,9 @@ def split(rng: random.Random, total: int, types: tuple[str, ...]) -> Force:
 
 
 def random_battle(rng: random.Random, units: int) -> tuple[str, Force, Force, dict]:
-    """A large battle of one of three kinds, each side between half ``units`` and all."""
+    """A large battle of one of three kinds, each side between half ``units`` and all;
+    a land or sea battle has a round limit (up to 50, as ``umpire odds`` allows) one
+    time in four."""
     kind = rng.choice(("land with a gun", "amphibious", "sea"))
     n_att, n_def = rng.randint(units // 2, units), rng.randint(units // 2, units)
     if kind == "sea":
@@ -122,6 +162,8 @@ def random_battle(rng: random.Random, units: int) -> tuple[str, Force, Force, di
         options = {}
         if kind == "amphibious":
             options["bombarding"] = {"battleship": rng.randint(1, 4)}
+    if kind != "amphibious" and rng.random() < 0.25:
+        options["rounds"] = rng.randint(1, 50)
     return kind, attackers, defenders, options
 
 
@@ -130,6 +172,8 @@ def label(attackers: Force, defenders: Force, options: dict) -> str:
         return ", ".join(f"{n} {t}" for t, n in f.items())
 
     extra = f" bombarded by {force(options['bombarding'])}" if "bombarding" in options else ""
+    if "rounds" in options:
+        extra += f", {options['rounds']} rounds at most"
     return f"{force(attackers)} against {force(defenders)}{extra}"
 
 
@@ -159,7 +203,7 @@ def main(argv: list[str] | None = None) -> int:
             worst = (times[0], name, result.states)
         total = result.attacker_win + result.defender_win + result.draw
         print(
-            f"{name:40s} cold {times[0] * 1000:7.1f} ms, best {min(times) * 1000:7.1f} ms  "
+            f"{name:46s} cold {times[0] * 1000:7.1f} ms, best {min(times) * 1000:7.1f} ms  "
             f"{result.states:6d} pairs  "
             f"attacker {result.attacker_win:6.2%}  defender {result.defender_win:6.2%}  "
             f"draw {result.draw:6.2%}  (sum - 1 = {total - 1:+.1e})"

@@ -141,6 +141,8 @@ def parse_force(text: str, what: str) -> dict[str, int]:
 
 #: exact odds grow with the square of each side's size; beyond this they get slow
 MAX_UNITS = 60
+#: a round limit costs a pass over the battle per round (``/odds`` has the same bound)
+MAX_ROUNDS = 50
 
 
 def parse_order(text: str, what: str) -> tuple[str, ...]:
@@ -182,6 +184,14 @@ def run(args: argparse.Namespace) -> int:
     from engine.games.aa_revised.battle import CasualtyOrder
     from engine.games.aa_revised.odds import battle_odds
 
+    if args.rounds is not None and not 1 <= args.rounds <= MAX_ROUNDS:
+        raise UserError(
+            f"--rounds: give a number of rounds from 1 to {MAX_ROUNDS}, not {args.rounds}."
+        )
+    if args.retreat is not None and not 0 <= args.retreat <= MAX_UNITS:
+        raise UserError(
+            f"--retreat: give a number of units from 0 to {MAX_UNITS}, not {args.retreat}."
+        )
     attackers = parse_force(args.attacker, "--attacker")
     defenders = parse_force(args.defender, "--defender")
     bombard = parse_force(args.bombard, "--bombard") if args.bombard.strip() else {}

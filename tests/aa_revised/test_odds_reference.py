@@ -183,3 +183,56 @@ def test_the_odds_agree_with_the_plain_reference_on_mixed_battles(
     monkeypatch, attackers, defenders, options
 ):
     assert_same(*both(monkeypatch, attackers, defenders, options))
+
+
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "options"),
+    [
+        # many aircraft against a gun: some branches of its fire are reached with a
+        # chance below 1e-16, and let go (odds._NEGLIGIBLE)
+        ({"infantry": 3, "fighter": 12, "bomber": 12}, {"infantry": 12, "aa_gun": 1}, {}),
+        # the same with a round limit: rows let go round by round, and the stepping stops
+        # once nothing is left fighting
+        (
+            {"infantry": 2, "fighter": 10, "bomber": 10},
+            {"infantry": 8, "aa_gun": 1},
+            {"rounds": 12},
+        ),
+    ],
+)
+def test_what_is_let_go_as_negligible_leaves_the_odds_exact(
+    monkeypatch, attackers, defenders, options
+):
+    fast, slow = both(monkeypatch, attackers, defenders, options)
+    assert_same(fast, slow)
+    assert abs(fast.attacker_win + fast.defender_win + fast.draw - 1) < 1e-12
+    with monkeypatch.context() as m:
+        m.setattr(odds, "_NEGLIGIBLE", 0.0)
+        whole = odds.battle_odds(attackers, defenders, **options)
+    assert fast.states < whole.states  # something was let go
+    assert_same(fast, whole, tolerance=1e-12)
+
+
+@pytest.mark.parametrize(
+    ("attackers", "defenders", "options"),
+    [
+        ({"infantry": 4, "tank": 2}, {"infantry": 5}, {}),
+        ({"infantry": 3, "fighter": 2}, {"infantry": 4, "aa_gun": 1}, {}),
+        ({"destroyer": 2, "submarine": 1}, {"destroyer": 1, "carrier": 1}, {"sea": True}),
+    ],
+)
+def test_a_round_limit_far_beyond_the_end_of_the_battle_costs_no_more(
+    monkeypatch, attackers, defenders, options
+):
+    """Stepping stops once no pair is still fighting, whatever the limit says."""
+    rounds_stepped = []
+    real = odds._let_go
+
+    def counted(*args, **kwargs):
+        rounds_stepped.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(odds, "_let_go", counted)
+    limited = odds.battle_odds(attackers, defenders, rounds=10_000, **options)
+    assert 0 < len(rounds_stepped) < 1_000
+    assert_same(limited, odds.battle_odds(attackers, defenders, **options), tolerance=1e-12)
