@@ -1,12 +1,12 @@
 """Time from a mail's arrival in Umpire's mailbox to Umpire's reply leaving, with IDLE.
 
 Real servers on the loopback interface: pymap (IMAP, in-memory) holds the mailbox and
-aiosmtpd receives what Umpire sends. Umpire's loop waits in IDLE. Two players play a
-game of Patton's First Victory by mail (each order's reply carries the player's map as a
-PNG), then send ``map`` requests; for each mail the time runs from the moment the IMAP
+aiosmtpd receives what Umpire sends. Umpire's loop waits in IDLE. Two players play
+Patton's First Victory by mail, one order a mail (each reply carries the player's map as
+a PNG), then send ``map`` requests; for each mail the time runs from the moment the IMAP
 APPEND that delivers it completes to the moment the SMTP server has the reply.
 
-    .venv/bin/python bench/bench_email.py [--maps N] [--width PX]
+    .venv/bin/python bench/bench_email.py [--orders N] [--maps N] [--width PX]
 
 Prints the median, p90, p99 and worst time, and how many replies carried a map.
 """
@@ -39,7 +39,7 @@ from tests.email.conftest import (  # noqa: E402
 from tests.email.test_game_by_mail import pick  # noqa: E402
 
 
-async def bench(maps: int, width: int) -> None:
+async def bench(orders: int, maps: int, width: int) -> None:
     sink = Sink()
     sink.loop = asyncio.get_running_loop()
     smtp = Controller(sink, hostname="127.0.0.1", port=free_port())
@@ -47,7 +47,9 @@ async def bench(maps: int, width: int) -> None:
     imap = ImapServer(free_port())
     await imap.start()
     folder = Path(tempfile.mkdtemp())
-    cfg = mail_config(folder, imap.port, smtp.port, map_width=width, notice_seconds=1.0)
+    cfg = mail_config(
+        folder, imap.port, smtp.port, map_width=width, notice_seconds=1.0, rate_limit=10_000
+    )
     service, desk, box = await open_mail(cfg, maps=True)
     stop = asyncio.Event()
     task = asyncio.create_task(box.run(stop))
@@ -60,6 +62,8 @@ async def bench(maps: int, width: int) -> None:
         await imap.deliver(answer(m, address, lines))
         arrived = time.perf_counter()
         while True:
+            if time.perf_counter() - arrived > 30:
+                raise SystemExit(f"no reply to {address} within 30 s: {lines}")
             replies = [r for r in sink.to(address)[before:] if "Re: your orders" in r.subject]
             if replies:
                 break
@@ -79,7 +83,7 @@ async def bench(maps: int, width: int) -> None:
         await service.start(game, "bench")
         latest = {ALICE: (await sink.wait_for(ALICE, 2))[-1], BOB: None}
         over = False
-        while not over:
+        while not over and len(times) < orders:
             for address in (ALICE, BOB):
                 m = latest[address]
                 if m is None or "it is YOUR decision" not in m.body:
@@ -116,10 +120,11 @@ async def bench(maps: int, width: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--maps", type=int, default=40, help="map requests after the game")
+    parser.add_argument("--orders", type=int, default=60, help="order mails (at most)")
+    parser.add_argument("--maps", type=int, default=40, help="map requests after the orders")
     parser.add_argument("--width", type=int, default=1200, help="map width in pixels")
     args = parser.parse_args()
-    asyncio.run(bench(args.maps, args.width))
+    asyncio.run(bench(args.orders, args.maps, args.width))
 
 
 if __name__ == "__main__":

@@ -46,12 +46,13 @@ def _config(args: argparse.Namespace):  # noqa: ANN202 (MailConfig, imported laz
 
 
 def _run(work) -> int:  # noqa: ANN001
+    from bot.email.config import MailConfigError
     from bot.service import ServiceError
     from bot.store import StoreError
 
     try:
         return asyncio.run(work())
-    except (ServiceError, StoreError) as exc:
+    except (ServiceError, StoreError, MailConfigError) as exc:
         raise UserError(str(exc)) from None
 
 
@@ -88,7 +89,7 @@ def cmd_seat(args: argparse.Namespace) -> int:
         try:
             ZoneInfo(args.timezone)
         except (ZoneInfoNotFoundError, ValueError):
-            raise UserError(f"{args.timezone!r} is not a time zone such as Europe/Paris") from None
+            raise UserError(f"{args.timezone!r} is not a time zone such as Europe/Paris.") from None
 
     async def work() -> int:
         from bot.email.desk import user_of

@@ -43,8 +43,8 @@ class MailConfig:
     poll_seconds: float = 30.0
     #: seconds between looks at the service's notices (turns played on Discord, deadlines)
     notice_seconds: float = 5.0
-    #: mails a sender may send in an hour before being ignored
-    rate_limit: int = 30
+    #: mails a sender may send in an hour before being ignored (UMPIRE_MAIL_RATE_LIMIT)
+    rate_limit: int = 60
     #: pixels across of the map attached to mails
     map_width: int = 1200
 
@@ -104,4 +104,11 @@ def load_config(
             "umpire@example.org (Umpire adds +TOKEN to it itself)."
         )
     db = db_path or env.get("UMPIRE_DB") or default_db_path()
-    return MailConfig(imap, smtp, address, db, env.get("UMPIRE_MAIL_SECRET", ""))
+    limit_text = env.get("UMPIRE_MAIL_RATE_LIMIT", "").strip() or "60"
+    if not limit_text.isdigit() or int(limit_text) < 1:
+        raise MailConfigError(
+            f"UMPIRE_MAIL_RATE_LIMIT is {limit_text!r}; it must be a number of mails an hour."
+        )
+    return MailConfig(
+        imap, smtp, address, db, env.get("UMPIRE_MAIL_SECRET", ""), rate_limit=int(limit_text)
+    )

@@ -171,7 +171,14 @@ class MailDesk:
                     MailRow(mail.message_id, mail.sender, "refused", now, why=why), outgoing
                 )
         seat, token = await self._seat_of(mail)
-        assert seat is not None and token is not None  # _refusal checked it
+        if seat is None or token is None:  # reissued or reseated since a restart began
+            gone = record or MailRow(mail.message_id, mail.sender, "refused", now)
+            gone.status, gone.why = "refused", "key no longer valid"
+            return await self._close(
+                gone,
+                [self._plain(mail, "The key in your mail is no longer the key of a seat, so "
+                             "the rest of it was not read.")],
+            )
         record = record or MailRow(
             mail.message_id, mail.sender, "working", now, game=seat.game, role=seat.role
         )
@@ -287,9 +294,15 @@ class MailDesk:
                 "Your mail had no orders in it (Umpire stops reading at quoted text and at "
                 "a signature)."
             )
+        from_html = (
+            ["(Your mail had no plain-text part; Umpire read its HTML as text.)", ""]
+            if mail.html_only
+            else []
+        )
         body = [
             f"Game {game}, you are {role}.",
             "",
+            *from_html,
             *results,
             "",
             *await self._now_lines(seat),

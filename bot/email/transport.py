@@ -266,6 +266,11 @@ async def open_mail(cfg: MailConfig, *, maps: bool = True) -> tuple[Service, Mai
     """A service over a mail store, and the desk and mailbox that serve it."""
     from bot.email.store import MailStore
 
+    if "://" in cfg.db_path:
+        raise MailConfigError(
+            "play by email keeps its records in an SQLite database for now; "
+            f"{cfg.db_path.split('://')[0]} databases are not supported by it yet."
+        )
     service = Service(await MailStore.open(cfg.db_path))
     try:
         desk = MailDesk(service, cfg, maps=maps)
