@@ -29,6 +29,7 @@ COMMAND_MODULES = [
     "bot.commands_odds",  # odds
     "bot.discord.cli",  # bot, sync
     "bot.email.cli",  # email, seat
+    "bot.commands_db",  # migrate-db
 ]
 
 #: the sub-commands each module registers, with their help line (a test keeps them equal)
@@ -61,6 +62,9 @@ COMMANDS: dict[str, dict[str, str]] = {
     "bot.email.cli": {
         "email": "play by email: read the mailbox and send the mail",
         "seat": "moderator: seat a player by email in a game",
+    },
+    "bot.commands_db": {
+        "migrate-db": "copy every game of an SQLite file into an empty PostgreSQL database",
     },
 }
 

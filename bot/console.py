@@ -66,7 +66,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         name: str, func: Callable[[argparse.Namespace], int], help: str
     ) -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=help)
-        p.add_argument("--db", help="the database file (default: UMPIRE_DB or ./umpire.db)")
+        p.add_argument(
+            "--db",
+            help="the database: a file, or a postgresql:// URL (default: UMPIRE_DB or ./umpire.db)",
+        )
         p.set_defaults(func=func)
         return p
 
@@ -305,7 +308,11 @@ def state_dir() -> Path:
 
 
 def _db_key(db: str) -> str:
-    return str(Path(db).resolve())
+    """The database as the console's state files name it: a file's full path, or a
+    PostgreSQL URL without its password."""
+    from bot.store_pg import is_pg_url, safe_url
+
+    return safe_url(db) if is_pg_url(db) else str(Path(db).resolve())
 
 
 def _remembered() -> dict[str, str]:

@@ -62,6 +62,7 @@ from bot.store import (
     SnapshotRow,
     Store,
     Tx,
+    open_store,
 )
 from engine.core import registry
 from engine.core.dice import (
@@ -611,7 +612,8 @@ class Service:
         clock: Callable[[], float] = time.time,
         synchronous: str = "FULL",
     ) -> Service:
-        return cls(await Store.open(path, synchronous=synchronous), clock)
+        """The service over ``path``: an SQLite file or a ``postgresql://`` URL (issue 16)."""
+        return cls(await open_store(path, synchronous=synchronous), clock)  # type: ignore[arg-type]
 
     async def close(self) -> None:
         await self.store.close()
@@ -1085,6 +1087,22 @@ class Service:
         async with self._locked(game_id):
             live = await self._live(game_id)
             return live.ruleset, live.state, live.row.head
+
+    async def view_at_turn(
+        self, game_id: str, turn: int, user: str | None = None, role: str | None = None
+    ) -> ViewResult:
+        """What ``role`` (``None``: the public) could see at the start of turn ``turn``,
+        for ``/game map turn:`` (issue 15 item 4); ``seq`` is the action it follows. A
+        role's view only for the member who holds that role now."""
+        async with self._locked(game_id):
+            live = await self._live(game_id)
+            if role is not None:
+                self._check_role(live, role)
+                if user is None or role not in live.roles_of(user):
+                    raise ServiceError(self._not_seated(live, user or "", role))
+            seq = await self._turn_start(live, turn)
+            state = await self._state_at(live, seq)
+            return ViewResult(game_id, role, seq, live.ruleset.view(state, role))
 
     async def game_log(
         self, game_id: str, *, audience: str | None = None, include_undone: bool = False

@@ -7,6 +7,12 @@ start, so two processes never both think they may write) or ``store.read()`` for
 consistent view. Transactions on one store are serialised by an asyncio lock, because a
 SQLite connection has only one transaction at a time.
 
+:class:`StoreLike` is what the service needs of a store; :func:`open_store` opens the
+one ``UMPIRE_DB`` (or ``--db``) names: this SQLite store for a file, the PostgreSQL store
+of ``bot/store_pg.py`` for a ``postgresql://`` URL (issue 16), which reuses the queries
+of :class:`Tx`. Snapshots are stored compressed, as key frames and differences (see
+"compact snapshots" below).
+
 The schema lives in ``migrations/NNNN_name.sql``. At open, the files numbered above
 ``PRAGMA user_version`` are applied in order, each in its own transaction that also sets
 ``user_version``, so a crash during a migration leaves the database as it was.
@@ -29,11 +35,12 @@ import json
 import os
 import re
 import sqlite3
+import zlib
 from collections.abc import AsyncIterator, Iterable
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any
+from typing import Any, Protocol
 
 import aiosqlite
 
@@ -42,8 +49,38 @@ BUSY_TIMEOUT_MS = 2_000  # a console command says "busy" after this; ms
 
 
 def default_db_path() -> str:
-    """The database file: ``UMPIRE_DB``, or ``./umpire.db``."""
+    """The database: ``UMPIRE_DB`` (a file, or a ``postgresql://`` URL), or ``./umpire.db``."""
     return os.environ.get("UMPIRE_DB") or DEFAULT_DB
+
+
+class StoreLike(Protocol):
+    """What the service needs of a store (issue 16): :class:`Store` on an SQLite file,
+    :class:`bot.store_pg.PgStore` on a PostgreSQL server. ``write()`` and ``read()``
+    yield a :class:`Tx` (all its queries); one command is one transaction."""
+
+    path: str
+
+    def write(self) -> AbstractAsyncContextManager[Tx]: ...
+
+    def read(self) -> AbstractAsyncContextManager[Tx]: ...
+
+    async def game_and_seats(self, game_id: str) -> tuple[GameRow, list[SeatRow]] | None: ...
+
+    async def schema_version(self) -> int: ...
+
+    async def close(self) -> None: ...
+
+
+async def open_store(target: str | None = None, **options: Any) -> StoreLike:
+    """The store ``target`` names (default ``UMPIRE_DB``): a ``postgresql://`` URL opens
+    PostgreSQL, anything else an SQLite file. ``options`` go to the SQLite store
+    (``synchronous``, ``busy_timeout_ms``); PostgreSQL ignores them."""
+    target = target or default_db_path()
+    if target.split("://", 1)[0] in ("postgresql", "postgres"):
+        from bot.store_pg import PgStore
+
+        return await PgStore.open(target)
+    return await Store.open(target, **options)
 
 
 class StoreError(Exception):
@@ -283,6 +320,115 @@ def _seat_row(d: Any) -> SeatRow:
     return _row(SeatRow, d, "seats")
 
 
+# -- compact snapshots (issue 16, item 4) -----------------------------------------------
+#
+# A snapshot's state is stored as zlib-compressed JSON (a BLOB; ``bytea`` in PostgreSQL):
+# either the whole state, ``{"s": state}`` (a key frame), or what changed since the
+# game's previous snapshot, ``{"k": entry of the key frame, "n": place after it, "d":
+# difference}``. Reading one reads the rows from its key frame on (at most
+# ``KEYFRAME_EVERY``) in one query. A key frame is written every ``KEYFRAME_EVERY``
+# snapshots, or when a difference would not be much smaller than the whole. Rows written
+# as JSON text before this are key frames, read as they are. Snapshots are never deleted
+# or changed (a rollback only marks actions undone), so a chain stays whole.
+
+#: the longest run of differences after a key frame
+KEYFRAME_EVERY = 16
+#: a difference longer than this share of a key frame makes a new key frame
+KEYFRAME_SHARE = 1 / 2
+
+
+def snapshot_diff(old: Any, new: Any) -> Any:
+    """What turns ``old`` into ``new``: ``{"d": {key: change}}`` for two dicts (a change
+    is a difference again, ``[value]`` for a new value, ``[]`` for a key gone); else
+    ``[new]``."""
+    if not (isinstance(old, dict) and isinstance(new, dict)):
+        return [new]
+    changes: dict[str, Any] = {}
+    for key, value in new.items():
+        if key not in old:
+            changes[key] = [value]
+        elif old[key] != value:
+            changes[key] = snapshot_diff(old[key], value)
+    for key in old.keys() - new.keys():
+        changes[key] = []
+    return {"d": changes}
+
+
+def snapshot_patch(old: Any, diff: Any) -> Any:
+    """``old`` changed by ``diff`` (from :func:`snapshot_diff`); ``old`` is left alone."""
+    if isinstance(diff, list):
+        if len(diff) != 1:
+            raise _BadRow("a snapshot difference replaces a value with nothing")
+        return diff[0]
+    if not (isinstance(diff, dict) and isinstance(diff.get("d"), dict) and isinstance(old, dict)):
+        raise _BadRow("a snapshot difference is not one")
+    out = dict(old)
+    for key, change in diff["d"].items():
+        if change == []:
+            out.pop(key, None)
+        else:
+            out[key] = snapshot_patch(out.get(key), change)
+    return out
+
+
+def _pack(value: Any) -> bytes:
+    return zlib.compress(_dumps(value).encode("utf-8"), 6)
+
+
+def snapshot_unpack(stored: Any) -> dict[str, Any]:
+    """A stored snapshot state as ``{"s": state}`` or ``{"k": entry, "n": n, "d": diff}``."""
+    if isinstance(stored, memoryview):
+        stored = bytes(stored)
+    if isinstance(stored, str):  # written before compression: a key frame in JSON text
+        return {"s": _json(stored, "snapshots.state")}
+    if not isinstance(stored, bytes):
+        raise _BadRow(f"snapshots.state holds {type(stored).__name__}")
+    try:
+        value = json.loads(zlib.decompress(stored))
+    except (zlib.error, ValueError):
+        raise _BadRow("snapshots.state holds bytes that are not a compressed state") from None
+    if isinstance(value, dict) and isinstance(value.get("s"), dict):
+        return value
+    if (
+        isinstance(value, dict)
+        and type(value.get("k")) is int
+        and type(value.get("n")) is int
+        and "d" in value
+    ):
+        return value
+    raise _BadRow("snapshots.state holds JSON of the wrong shape")
+
+
+def snapshot_pack(
+    state: dict[str, Any], previous: tuple[int, int, dict[str, Any]] | None
+) -> bytes:
+    """The bytes to store for ``state``. ``previous`` is the game's previous snapshot as
+    (entry of its key frame, its place after the key frame, its state); None: a key frame."""
+    whole = _pack({"s": state})
+    if previous is None or previous[1] + 1 >= KEYFRAME_EVERY:
+        return whole
+    key, n, old = previous
+    delta = _pack({"k": key, "n": n + 1, "d": snapshot_diff(old, state)})
+    return delta if len(delta) <= len(whole) * KEYFRAME_SHARE else whole
+
+
+def snapshot_rebuild(game_id: str, rows: list[tuple[int, Any]]) -> tuple[int, int, dict[str, Any]]:
+    """The state of the last of ``rows`` (``(entry, stored)`` from its key frame on, in
+    order), with its key frame's entry and its place after it."""
+    if not rows:
+        raise _BadRow(f"a snapshot of game {game_id!r} has lost its key frame")
+    first = snapshot_unpack(rows[0][1])
+    if "s" not in first:
+        raise _BadRow(f"a snapshot of game {game_id!r} has lost its key frame")
+    key, state = rows[0][0], first["s"]
+    for n, (_, stored) in enumerate(rows[1:], start=1):
+        step = snapshot_unpack(stored)
+        if step.get("k") != key or step.get("n") != n:
+            raise _BadRow(f"the snapshots of game {game_id!r} do not follow each other")
+        state = snapshot_patch(state, step["d"])
+    return key, len(rows) - 1, state
+
+
 # -- migrations ------------------------------------------------------------------------
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
@@ -416,6 +562,13 @@ class Store:
         process's write to finish before it says the database is busy.
         """
         path = path or default_db_path()
+        if path.split("://", 1)[0] in ("postgresql", "postgres"):
+            from bot.store_pg import safe_url
+
+            raise StoreError(
+                f"{safe_url(path)} names a PostgreSQL database, which this part of Umpire "
+                "cannot use yet: it needs an SQLite file"
+            )
         if synchronous not in ("FULL", "NORMAL"):
             raise ValueError("synchronous is FULL or NORMAL")
         absent = path != ":memory:" and not os.path.lexists(path)
@@ -832,11 +985,39 @@ class Tx:
     # -- snapshots -------------------------------------------------------------------
 
     async def insert_snapshot(self, s: SnapshotRow) -> None:
+        """Write a snapshot as a compressed key frame or difference (see ``snapshot_pack``)."""
         await self._run(
             "INSERT INTO snapshots (game, entry, seq, turn, player, phase, state)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (s.game, s.entry, s.seq, s.turn, s.player, s.phase, _dumps(s.state)),
+            (s.game, s.entry, s.seq, s.turn, s.player, s.phase, await self._pack(s)),
         )
+
+    async def _pack(self, s: SnapshotRow) -> bytes:
+        prev = await self._one(
+            "SELECT entry, state FROM snapshots WHERE game = ? AND entry < ?"
+            " ORDER BY entry DESC LIMIT 1",
+            (s.game, s.entry),
+        )
+        if prev is None:
+            return snapshot_pack(s.state, None)
+        return snapshot_pack(s.state, await self._chain(s.game, prev[0], prev[1]))
+
+    async def _chain(self, game_id: str, entry: int, stored: Any) -> tuple[int, int, dict]:
+        """(key frame, place after it, state) of the snapshot at ``entry``."""
+        head = snapshot_unpack(stored)
+        if "s" in head:
+            return entry, 0, head["s"]
+        rows = await self._all(
+            "SELECT entry, state FROM snapshots WHERE game = ? AND entry >= ? AND entry <= ?"
+            " ORDER BY entry",
+            (game_id, head["k"], entry),
+        )
+        return snapshot_rebuild(game_id, [(r[0], r[1]) for r in rows])
+
+    async def _snapshot(self, row: Any) -> SnapshotRow:
+        d = dict(row)
+        d["state"] = (await self._chain(d["game"], d["entry"], d["state"]))[2]
+        return _row(SnapshotRow, d, "snapshots")
 
     async def latest_snapshot(self, game_id: str, upto: int) -> SnapshotRow | None:
         """The live snapshot with the highest action number not above ``upto``."""
@@ -849,7 +1030,7 @@ class Tx:
         )
         if row is None:
             return None
-        return _row(SnapshotRow, dict(row), "snapshots", ("state",))
+        return await self._snapshot(row)
 
     # -- audit -----------------------------------------------------------------------
 

@@ -4,6 +4,9 @@ Every test that plays a game is parametrised over ``RULESETS``: the toy always, 
 Patton's First Victory. Tests of long fuzzed games use
 ``FUZZ_RULESET``: pfv unless ``UMPIRE_TEST_RULESETS`` leaves it out. ``UMPIRE_TEST_RULESETS=toy``
 restricts both to the listed rulesets.
+
+The service tests of ``ALL_BACKENDS_MODULES`` run twice, on an SQLite file and on a
+PostgreSQL schema of a server the test session starts itself (tests/pg/server.py; issue 16).
 """
 
 from __future__ import annotations
@@ -51,9 +54,50 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
+#: the storage back ends the service suite runs on (issue 16); UMPIRE_TEST_BACKENDS=sqlite
+#: restricts a local run to one
+BACKENDS = [
+    b
+    for b in ["sqlite", "postgresql"]
+    if os.environ.get("UMPIRE_TEST_BACKENDS", "") in ("", b)
+    or b in os.environ.get("UMPIRE_TEST_BACKENDS", "").split(",")
+]
+
+#: the modules whose tests run on every back end (through ``db_path``); the others test
+#: the SQLite file itself (its pragmas, migrations, damage) and stay on SQLite
+ALL_BACKENDS_MODULES = {"test_service", "test_concurrency", "test_replay", "test_export"}
+
+#: tests of those modules that open the SQLite file themselves
+SQLITE_ONLY = {"test_moderator_rollback_marks_the_undone_actions_and_audits_why"}
+
+
+def pytest_generate_tests(metafunc) -> None:
+    module = metafunc.module.__name__.rsplit(".", 1)[-1]
+    if (
+        "db_path" in metafunc.fixturenames
+        and module in ALL_BACKENDS_MODULES
+        and metafunc.function.__name__ not in SQLITE_ONLY
+    ):
+        metafunc.parametrize("db_path", BACKENDS, indirect=True)
+
+
 @pytest.fixture
-def db_path(tmp_path) -> str:
+def db_path(tmp_path, request) -> str:
+    """Where the test's database is: an SQLite file, or (parametrised ``postgresql``) the
+    URL of a fresh PostgreSQL schema."""
+    if getattr(request, "param", "sqlite") == "postgresql":
+        return request.getfixturevalue("pg_session").new_url()
     return str(tmp_path / "umpire.db")
+
+
+@pytest.fixture(scope="session")
+def pg_session():
+    """The test session's PostgreSQL server (tests/pg/server.py), stopped at the end."""
+    from tests.pg.server import SERVER
+
+    server = SERVER.acquire()
+    yield server
+    SERVER.release()
 
 
 @pytest.fixture

@@ -1,0 +1,1 @@
+"""PostgreSQL schema migrations, applied by bot/store_pg.py."""
