@@ -103,9 +103,25 @@ VERBS: dict[str, Verb] = {
         Verb(
             "place",
             "Place a piece (set-up, or when a rule lets you).",
-            (Slot("piece", _PIECE), Slot("hex", "the hex")),
+            # a game may name more than one word there (A&A: "place 1 trn sz16")
+            (
+                Slot("piece", _PIECE),
+                Slot("hex", "the hex, or the territory and sea zone", rest=True),
+            ),
         ),
-        Verb("done", "End this phase or step."),
+        Verb(
+            "done",
+            "End this phase or step.",
+            # A&A asks for "done confirm" while aircraft could still land or a factory has room
+            (
+                Slot(
+                    "confirm",
+                    "confirm: end it although the game says more could be done",
+                    rest=True,
+                    required=False,
+                ),
+            ),
+        ),
     )
 }
 

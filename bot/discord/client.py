@@ -14,7 +14,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.discord.buttons import DYNAMIC_ITEMS
 from bot.discord.cogs.games import GameCog
+from bot.discord.cogs.guide import GuideCog
 from bot.discord.cogs.moderation import ModerationCog
 from bot.discord.cogs.odds import OddsCog
 from bot.discord.cogs.orders import OrderCog
@@ -97,6 +99,9 @@ class UmpireBot(commands.Bot):
         await self.add_cog(OrderCog(self.table))
         await self.add_cog(ModerationCog(self.table))
         await self.add_cog(OddsCog())
+        await self.add_cog(GuideCog())
+        # the buttons of posts made before a restart answer again (ids carry the game)
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.run_scheduler:
             self.scheduler.start()
 

@@ -98,6 +98,8 @@ class Settings:
     #: a notice the service queued is sent by the scheduler only if no command announced
     #: it within this many seconds (a crash between the commit and the post)
     notice_grace: float = 60.0
+    #: /gm rollback, /gm end and /gm kick ask the moderator to press Confirm first
+    confirm_moderation: bool = True
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:

@@ -91,9 +91,11 @@ async def reply(
     *,
     png: bytes | None = None,
     filename: str = "map.png",
+    view: discord.ui.View | None = None,
 ) -> None:
     """Follow up a deferred interaction (privately if it was deferred privately), split
-    into messages Discord accepts, the picture with the last one, pinging nobody."""
+    into messages Discord accepts, the picture and the buttons (``view``) with the last
+    one, pinging nobody."""
     ephemeral = not interaction.extras.get("public", False)
     notes = _notes.get()
     if notes:
@@ -106,8 +108,11 @@ async def reply(
             if png and i == len(parts) - 1
             else None
         )
+        extra: dict = {"file": file} if file else {}
+        if view is not None and i == len(parts) - 1:
+            extra["view"] = view
         await interaction.followup.send(
-            part, ephemeral=ephemeral, allowed_mentions=NO_PINGS, **({"file": file} if file else {})
+            part, ephemeral=ephemeral, allowed_mentions=NO_PINGS, **extra
         )
 
 

@@ -22,6 +22,7 @@ from typing import Any
 import discord
 
 from bot.discord import formatting as fmt
+from bot.discord.buttons import lobby_view, turn_view
 from bot.discord.choices import Menus
 from bot.discord.config import HOUR, Settings
 from bot.discord.images import Renderer, render
@@ -52,6 +53,8 @@ DEFAULT_APPLIED_ACT = "deadline-default"
 ANNOUNCED_INLINE = {"prompt", "rollback", "ended"}
 #: orders applied in a row for one passed deadline, at most (a decision of many steps)
 MAX_DEFAULT_ORDERS = 60
+#: minutes before Discord archives a quiet game thread: the longest it offers
+THREAD_ARCHIVE_MINUTES = 10080
 
 
 class Refusal(Exception):
@@ -270,7 +273,10 @@ class GameTable:
                     "A new thread can be started only from a text channel (not a thread)."
                 )
             thread = await channel.create_thread(
-                name=fmt.clip(f"{ruleset} game", 100), type=discord.ChannelType.public_thread
+                name=fmt.clip(f"{ruleset} game", 100),
+                type=discord.ChannelType.public_thread,
+                # the longest Discord offers (a week): a slow game's thread stays in view
+                auto_archive_duration=THREAD_ARCHIVE_MINUTES,
             )
             target = thread.id
         try:
@@ -295,7 +301,8 @@ class GameTable:
             f"{fmt.sentence(policy.text())}.\n"
             f"Dice commitment (sha256 of the secret, revealed at the end): `{created.commitment}`"
         )
-        await self.post(str(target), text)
+        free = [s.role for s in status.seats if s.user is None]
+        await self.post(str(target), text, view=lobby_view(created.game, free))
         return created, target
 
     async def join(self, game_id: str, user: str, role: str | None) -> str:
@@ -305,14 +312,16 @@ class GameTable:
         text = f"{fmt.user(user)} joins game `{game_id}` as **{seat.role}**."
         if not free and status.status == "open":
             text += " Every seat is taken: `/game start` begins play."
-        await self.post(status.channel, text)
+        await self.post(status.channel, text, view=lobby_view(game_id, free))
         return text
 
     async def leave(self, game_id: str, user: str) -> str:
         seat = await self.service.leave(game_id, user)
         status = await self.service.status(game_id)
         text = f"{fmt.user(user)} leaves **{seat.role}** in game `{game_id}`; the seat is free (`/game join`)."
-        await self.post(status.channel, text)
+        free = [s.role for s in status.seats if s.user is None]
+        lobby = lobby_view(game_id, free) if status.status == "open" else None
+        await self.post(status.channel, text, view=lobby)
         return text
 
     async def start(self, game_id: str, by: str) -> PromptInfo:
@@ -320,7 +329,7 @@ class GameTable:
         deadline = await self.ensure_deadline(game_id)
         status = await self.service.status(game_id)
         text = f"Game `{game_id}` begins.\n\n" + fmt.prompt_line(prompt, deadline)
-        if await self.post_with_map(status, text, ping=prompt.user):
+        if await self.post_with_map(status, text, ping=prompt.user, view=turn_view(game_id)):
             await self.mark_announced(game_id)  # else the scheduler tells them later
         return prompt
 
@@ -362,11 +371,13 @@ class GameTable:
             title = f"**Turn {before.turn}: the {before.player} player turn is over.**"
             body = "\n".join([title, *fmt.log_lines(lines)])
             text = f"{head}{body}\n\nNow: {fmt.prompt_line(prompt, deadline)}"
-            announced = await self.post_with_map(status, text, ping=prompt.user)
+            announced = await self.post_with_map(
+                status, text, ping=prompt.user, view=turn_view(game_id)
+            )
         elif prompt.user != actor and prompt.role is not None:
             text = f"{head}{fmt.order_report(result) if not battle else ''}".strip()
             text += ("\n\n" if text else "") + "Now: " + fmt.prompt_line(prompt, deadline)
-            announced = await self.post(channel, text, ping=prompt.user)
+            announced = await self.post(channel, text, ping=prompt.user, view=turn_view(game_id))
         elif head:
             await self.post(channel, head + fmt.order_report(result))
         if announced:
@@ -414,7 +425,10 @@ class GameTable:
             f"Now: {fmt.prompt_line(result.prompt, deadline)}"
         )
         await self.post(
-            status.channel, text, ping=result.prompt.user if result.prompt.user != user else None
+            status.channel,
+            text,
+            ping=result.prompt.user if result.prompt.user != user else None,
+            view=turn_view(game_id) if result.prompt.role is not None else None,
         )
         return result
 
@@ -473,7 +487,8 @@ class GameTable:
         )
         if result.prompt.role is not None and status.status == "active":
             text += "Now: " + fmt.prompt_line(result.prompt, deadline)
-        if await self.post_with_map(status, text, ping=result.prompt.user):
+        buttons = turn_view(game_id) if status.status == "active" else None
+        if await self.post_with_map(status, text, ping=result.prompt.user, view=buttons):
             await self.mark_announced(game_id)
         return result
 
@@ -493,7 +508,7 @@ class GameTable:
         status = await self.service.status(game_id)
         text = f"{fmt.user(by)} resumed game `{game_id}`{': ' + why if why else '.'}\n\n"
         text += "Now: " + fmt.prompt_line(status.prompt, deadline)
-        await self.post(status.channel, text, ping=status.prompt.user)
+        await self.post(status.channel, text, ping=status.prompt.user, view=turn_view(game_id))
 
     async def set_deadline(
         self,
@@ -569,7 +584,7 @@ class GameTable:
             deadline = await self.ensure_deadline(game_id)
             text += "\n\nNow: " + fmt.prompt_line(status.prompt, deadline)
             ping = user
-        await self.post(status.channel, text, ping=ping)
+        await self.post(status.channel, text, ping=ping, view=turn_view(game_id) if ping else None)
         return text
 
     async def kick(
@@ -673,6 +688,7 @@ class GameTable:
                 status.channel,
                 lead + fmt.prompt_line(status.prompt, deadline),
                 ping=status.prompt.user,
+                view=turn_view(n.game),
             )
         return await self.post(status.channel, n.text)
 
@@ -741,13 +757,18 @@ class GameTable:
         return "\n".join(lines)
 
     async def post_with_map(
-        self, status: GameStatus, text: str, *, ping: str | None = None
+        self,
+        status: GameStatus,
+        text: str,
+        *,
+        ping: str | None = None,
+        view: discord.ui.View | None = None,
     ) -> bool:
         """:meth:`post` with the public map: whether the text went out."""
         limit = self.upload_limit(status.channel)
         png, note = await self.public_map(status, limit)
         return await self.post(
-            status.channel, text + (f"\n{note}" if note else ""), ping=ping, png=png
+            status.channel, text + (f"\n{note}" if note else ""), ping=ping, png=png, view=view
         )
 
     async def post(
@@ -757,9 +778,11 @@ class GameTable:
         *,
         ping: str | None = None,
         png: bytes | None = None,
+        view: discord.ui.View | None = None,
     ) -> bool:
         """Send to a game's channel, split to Discord's limits; only ``ping`` is pinged, and
-        only in the part that mentions them. Whether all of the text went out.
+        only in the part that mentions them. Whether all of the text went out. ``view``
+        (buttons, :mod:`bot.discord.buttons`) goes with the last part.
 
         A picture the channel refuses (no Attach Files, too large) costs the picture, not
         the text: the part is sent again without it. Whatever could not be posted is
@@ -781,14 +804,16 @@ class GameTable:
                     else False
                 )
                 mentions = discord.AllowedMentions(everyone=False, roles=False, users=users)
+                buttons: dict[str, Any] = {"view": view} if view is not None and last else {}
                 if not (png and last):
-                    await channel.send(part or "\u200b", allowed_mentions=mentions)  # type: ignore[union-attr]
+                    await channel.send(part or "\u200b", allowed_mentions=mentions, **buttons)  # type: ignore[union-attr]
                     continue
                 try:
                     await channel.send(  # type: ignore[union-attr]
                         part or "\u200b",
                         allowed_mentions=mentions,
                         file=discord.File(io.BytesIO(png), filename="map.png"),
+                        **buttons,
                     )
                 except discord.HTTPException as exc:
                     log.warning(
@@ -802,7 +827,7 @@ class GameTable:
                     note = "\n(The map could not be attached in this channel.)"
                     if len(part) + len(note) > fmt.MESSAGE_LIMIT:
                         note = ""
-                    await channel.send(part + note, allowed_mentions=mentions)  # type: ignore[union-attr]
+                    await channel.send(part + note, allowed_mentions=mentions, **buttons)  # type: ignore[union-attr]
         except discord.HTTPException as exc:
             log.warning("could not post to channel %s: %s", channel_id, exc)
             tell_caller(

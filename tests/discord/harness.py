@@ -101,6 +101,8 @@ class Sent:
     url: str
     payload: dict[str, Any] | None
     files: list[tuple[str, bytes]] = field(default_factory=list)
+    #: the id Discord gave the message, for a message the bot posted or followed up
+    message_id: str | None = None
 
     @property
     def kind(self) -> str:
@@ -151,6 +153,20 @@ class Sent:
     @property
     def choices(self) -> list[dict[str, Any]]:
         return self.body.get("choices", [])
+
+    @property
+    def controls(self) -> list[dict[str, Any]]:
+        """The buttons and select menus on this message, as Discord would show them."""
+        found = []
+        for row in self.body.get("components") or []:
+            found += row.get("components", []) if row.get("type") == 1 else [row]
+        return found
+
+    def control(self, custom_id_start: str) -> dict[str, Any]:
+        """The one control whose custom id begins with ``custom_id_start``."""
+        found = [c for c in self.controls if c.get("custom_id", "").startswith(custom_id_start)]
+        assert len(found) == 1, (custom_id_start, [c.get("custom_id") for c in self.controls])
+        return found[0]
 
 
 def _form_payload(form: Any) -> dict[str, Any] | None:
@@ -266,7 +282,9 @@ class FakeDiscord:
                 "flags": 0,
             }  # fmt: skip
         if key == ("POST", "/channels/{channel_id}/messages"):
-            return self.message(route.channel_id, payload, blobs)
+            made = self.message(route.channel_id, payload, blobs)
+            self.sent[-1].message_id = made["id"]
+            return made
         if key == ("POST", "/channels/{channel_id}/threads"):
             return {
                 "id": str(snowflake()), "guild_id": str(GUILD_ID), "parent_id": str(route.channel_id),
@@ -337,7 +355,9 @@ class FakeDiscord:
             }  # fmt: skip
         if route.method == "DELETE":
             return None
-        return self.message(CHANNEL_ID, body, blobs)
+        made = self.message(CHANNEL_ID, body, blobs)
+        self.sent[-1].message_id = made["id"]
+        return made
 
 
 def _option_type(param: app_commands.Parameter) -> int:
@@ -358,8 +378,10 @@ class Harness:
         self.db_path = db_path
         self.synchronous = synchronous
         self.clock = clock
+        # moderators' acts go in one step unless a test turns the confirmation on
+        # (tests/discord/test_buttons.py), so the tests of the acts themselves stay short
         self.settings = settings or Settings(
-            token="test-token", db_path=db_path, moderator_role=MOD_ROLE
+            token="test-token", db_path=db_path, moderator_role=MOD_ROLE, confirm_moderation=False
         )
         self.draw = draw
         self.fake = FakeDiscord()
@@ -522,7 +544,8 @@ class Harness:
             pending = [
                 t
                 for t in asyncio.all_tasks()
-                if t.get_name() == "CommandTree-invoker" and not t.done()
+                if (t.get_name() == "CommandTree-invoker" or t.get_name().startswith("discord-ui-"))
+                and not t.done()
             ]
             if not pending:
                 return
@@ -555,6 +578,35 @@ class Harness:
         answers = [s for s in sent if s.kind == "autocomplete"]
         assert len(answers) == 1, f"expected one autocomplete answer, got {[s.kind for s in sent]}"
         return answers[0].choices
+
+
+async def click(
+    harness: Harness,
+    caller: User,
+    message: Sent,
+    custom_id: str,
+    *,
+    values: list[str] | None = None,
+) -> list[Sent]:
+    """``caller`` clicks the control ``custom_id`` on ``message`` (a post or a reply of
+    the bot), choosing ``values`` in a select menu; what the bot sent meanwhile. Only a
+    control the message carries can be clicked, and only offered values chosen, as on
+    Discord. The interaction arrives as a raw gateway payload, as a live click does."""
+    [control] = [c for c in message.controls if c.get("custom_id") == custom_id] or [None]
+    assert control is not None, (custom_id, [c.get("custom_id") for c in message.controls])
+    assert not control.get("disabled"), f"{custom_id} is disabled"
+    data: dict[str, Any] = {"custom_id": custom_id, "component_type": control["type"]}
+    if control["type"] == 3:
+        offered = [o["value"] for o in control.get("options", [])]
+        assert values and all(v in offered for v in values), (values, offered)
+        data["values"] = values
+    channel = int(message.channel) if message.channel else CHANNEL_ID
+    shown = harness.fake.message(channel, message.body, message.files)
+    shown["id"] = message.message_id or shown["id"]
+    shown["components"] = message.body.get("components") or []
+    payload = harness.payload(2, caller, "game status", {}, channel=channel)
+    payload.update(type=3, data=data, message=shown)
+    return await harness._dispatch(payload)
 
 
 def replies(sent: list[Sent]) -> list[Sent]:

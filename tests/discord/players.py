@@ -74,7 +74,7 @@ class Players:
             return ("order", {"text": self.rng.choice(found)["value"]}) if found else None
         name = command.lstrip("/")
         verb = VERBS[name]
-        if not verb.slots:
+        if not any(slot.required for slot in verb.slots):  # /done: is a plain done legal?
             found = [
                 c
                 for c in await self.choices(user, "order", "text", text=name)

@@ -112,7 +112,10 @@ async def test_the_command_tree_fits_discords_limits(harness):
         "log",
         "list",
         "leave",
+        "mine",
+        "export",
     }
+    assert "help" in names
 
 
 def test_umpire_sync_sends_the_commands_to_one_server(tmp_path, monkeypatch, capsys):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import json
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import formatting as fmt
+from bot.discord.images import render
 from bot.discord.respond import defer, permission_gaps, reply
 from bot.discord.table import GameTable, Refusal
 from bot.service import ServiceError, find_ruleset
@@ -16,10 +19,13 @@ MAX_CHOICES = 25
 #: games shown by one page of /game list, each line clipped so that a page is one message
 LIST_PAGE = 15
 LIST_LINE = 120
+#: a line of /game mine holds a deadline and a jump link besides the game
+MINE_LINE = 300
 
 
-def list_page(lines: list[str], page: int) -> str:
-    """Page ``page`` (from 1) of a game list, with a line saying where it stands.
+def list_page(lines: list[str], page: int, width: int = LIST_LINE) -> str:
+    """Page ``page`` (from 1) of a game list, with a line saying where it stands; each
+    line clipped to ``width`` characters.
 
     >>> list_page(["a", "b"], 1)
     'a\\nb'
@@ -28,14 +34,14 @@ def list_page(lines: list[str], page: int) -> str:
     """
     pages = max(1, -(-len(lines) // LIST_PAGE))
     if len(lines) <= LIST_PAGE and page == 1:
-        return "\n".join(fmt.clip(line, LIST_LINE) for line in lines)
+        return "\n".join(fmt.clip(line, width) for line in lines)
     if page > pages:
         return f"The list has {pages} page{'s' if pages != 1 else ''}; there is no page {page}."
     first = (page - 1) * LIST_PAGE
     shown = lines[first : first + LIST_PAGE]
     head = f"Games {first + 1}-{first + len(shown)} of {len(lines)} (page {page} of {pages})."
     tail = [f"Next: `/game list page:{page + 1}`."] if page < pages else []
-    return "\n".join([head, *(fmt.clip(line, LIST_LINE) for line in shown), *tail])
+    return "\n".join([head, *(fmt.clip(line, width) for line in shown), *tail])
 
 
 def _choices(values: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
@@ -176,6 +182,7 @@ class GameCog(commands.Cog):
         private="show what your own role sees, to you alone",
         dm="send what your own role sees by direct message",
         role="which of your roles, if you hold several",
+        turn="the map at the start of this past turn",
     )
     async def show_map(
         self,
@@ -183,11 +190,15 @@ class GameCog(commands.Cog):
         private: bool = False,
         dm: bool = False,
         role: str | None = None,
+        turn: app_commands.Range[int, 0, 10_000] | None = None,
     ) -> None:
         own = private or dm or role is not None
         await defer(interaction, ephemeral=own)
         game = await self.table.game_in(interaction.channel_id)
         user = str(interaction.user.id)
+        if turn is not None:
+            await self._past_map(interaction, game.game, turn, own, dm, role)
+            return
         if not own:
             status = await self.table.service.status(game.game)
             png, note = await self.table.public_map(status, interaction.filesize_limit)
@@ -206,6 +217,41 @@ class GameCog(commands.Cog):
             await reply(interaction, "Sent to your direct messages.")
         else:
             await reply(interaction, text, png=png)
+
+    async def _past_map(
+        self,
+        interaction: discord.Interaction,
+        game_id: str,
+        turn: int,
+        own: bool,
+        dm: bool,
+        role: str | None,
+    ) -> None:
+        """The map at the start of turn ``turn`` (issue 15 item 4): the public one, or,
+        privately, what the caller's own role saw then."""
+        user = str(interaction.user.id)
+        seen_as = None
+        if own:
+            status = await self.table.service.status(game_id)
+            held = [s.role for s in status.seats if s.user == user]
+            if not held:
+                raise Refusal(
+                    f"You hold no seat in game {game_id}, so you have no private view; "
+                    "leave out private, dm and role for the public map."
+                )
+            seen_as = role or (status.prompt.role if status.prompt.role in held else held[0])
+        view = await self.table.service.view_at_turn(game_id, turn, user, seen_as)
+        png, note = await render(
+            view.view, self.table.settings.map_width, interaction.filesize_limit, self.table.draw
+        )
+        text = f"Game `{game_id}` at the start of turn {turn} (after action {view.seq})"
+        text += f", as **{seen_as}** saw it (only you can see this)." if seen_as else "."
+        text += f"\n{note}" if note else ""
+        if dm:
+            await self.table.send_private(interaction.user, text, png)
+            await reply(interaction, "Sent to your direct messages.")
+            return
+        await reply(interaction, text, png=png)
 
     @game.command(name="log", description="The game's log: each order and what it did.")
     @app_commands.describe(
@@ -257,3 +303,84 @@ class GameCog(commands.Cog):
         await defer(interaction, ephemeral=True)
         text = await self.table.list_games(interaction.guild, str(interaction.user.id))
         await reply(interaction, list_page(text.split("\n"), page))
+
+    @game.command(
+        name="mine", description="Your games in every server: whose move, deadlines, links."
+    )
+    @app_commands.describe(page=f"which page of the list ({LIST_PAGE} games a page; default 1)")
+    async def mine(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
+    ) -> None:
+        """The caller's games under way, wherever they are played (issue 15 item 3): the
+        ones waiting for the caller first, each with its deadline and a link to its
+        channel. Only the caller sees the list; it names only what the channel shows."""
+        await defer(interaction, ephemeral=True)
+        user = str(interaction.user.id)
+        games = [
+            g for g in await self.table.service.list_games(user=user) if g.status != "finished"
+        ]
+        if not games:
+            await reply(
+                interaction,
+                "You play in no game under way; `/game list` shows this server's games.",
+            )
+            return
+        lines: list[tuple[bool, str]] = []
+        for g in games:
+            status = await self.table.service.status(g.game)
+            held = ", ".join(s.role for s in status.seats if s.user == user)
+            yours = status.status == "active" and status.prompt.user == user
+            if status.status == "open":
+                free = [s.role for s in status.seats if s.user is None]
+                state = "waiting for players" + (f" ({', '.join(free)} free)" if free else "")
+            elif status.status == "paused":
+                state = "paused"
+            elif yours:
+                state = f"**your move** as {status.prompt.role}"
+            else:
+                state = f"{status.prompt.role}'s move"
+            deadline = None
+            if status.status == "active":
+                deadline = await self.table.current_deadline(g.game, status.prompt.role)
+            due = f", due {fmt.when(deadline.due_at)}" if deadline else ""
+            line = f"`{g.game}` {status.title}, you: {held}; {state}{due}. {self._link(g.channel)}"
+            lines.append((yours, line))
+        ordered = [line for _, line in sorted(lines, key=lambda x: not x[0])]
+        await reply(interaction, list_page(ordered, page, width=MINE_LINE))
+
+    def _link(self, channel_id: str | None) -> str:
+        """A jump link to a game's channel (any server the bot is in), else its mention."""
+        if not channel_id:
+            return "(no channel)"
+        channel = self.table.client.get_channel(int(channel_id))
+        guild = getattr(channel, "guild", None)
+        if guild is None:
+            return f"<#{channel_id}>"
+        return f"https://discord.com/channels/{guild.id}/{channel_id}"
+
+    @game.command(
+        name="export", description="The game as the file `umpire verify` reads (secret at the end)."
+    )
+    async def export(self, interaction: discord.Interaction) -> None:
+        """The channel's game as an export file, to the caller (issue 15 item 4). Until
+        the game ends the export is the public one (the service leaves the dice secret
+        and what only one side may see out of it); after, it carries the secret, so
+        anyone can check every roll with ``umpire verify``."""
+        await defer(interaction, ephemeral=True)
+        game = await self.table.game_in(interaction.channel_id)
+        data = await self.table.service.export(game.game)
+        blob = json.dumps(data, indent=1, sort_keys=True).encode()
+        if len(blob) > interaction.filesize_limit:
+            await reply(
+                interaction,
+                f"The export of game `{game.game}` is {len(blob) // 1024} KiB, more than this "
+                "server lets me upload; the bot's host can write it with `umpire export`.",
+            )
+            return
+        secret = data.get("secret") is not None
+        text = f"Game `{game.game}`, exported at action {data['game']['head']}. " + (
+            "It carries the dice secret: `umpire verify` checks every roll."
+            if secret
+            else "The dice secret is left out until the game ends."
+        )
+        await reply(interaction, text, png=blob, filename=f"umpire-{game.game}.json")

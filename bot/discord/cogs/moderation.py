@@ -16,6 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import formatting as fmt
+from bot.discord.confirm import confirmed
 from bot.discord.respond import defer, reply
 from bot.discord.table import GameTable, Refusal
 from bot.service import GameSummary, ServiceError
@@ -69,10 +70,19 @@ class ModerationCog(commands.Cog):
     ) -> None:
         await defer(interaction, ephemeral=True)
         game, as_creator = await self._game(interaction)
-        result = await self.table.rollback(
-            game.game, str(interaction.user.id), reason, to, turn, as_creator=as_creator
+
+        async def act() -> str:
+            result = await self.table.rollback(
+                game.game, str(interaction.user.id), reason, to, turn, as_creator=as_creator
+            )
+            return f"Rolled game `{game.game}` back to action {result.to_seq}."
+
+        target = f"the start of turn {turn}" if turn is not None else f"action {to}"
+        question = (
+            f"Roll game `{game.game}` (now at action {game.seq}) back to {target}? Every "
+            f"later action is undone.\nWhy: {reason}"
         )
-        await reply(interaction, f"Rolled game `{game.game}` back to action {result.to_seq}.")
+        await confirmed(interaction, self.table.settings.confirm_moderation, question, act)
 
     @gm.command(name="pause", description="Pause the game: no orders, deadlines wait.")
     @app_commands.describe(reason="why: the channel is told")
@@ -151,15 +161,30 @@ class ModerationCog(commands.Cog):
     ) -> None:
         await defer(interaction, ephemeral=True)
         game, as_creator = await self._game(interaction)
-        text = await self.table.kick(
-            game.game, str(interaction.user.id), str(user.id), reason, as_creator=as_creator
+
+        async def act() -> str:
+            return await self.table.kick(
+                game.game, str(interaction.user.id), str(user.id), reason, as_creator=as_creator
+            )
+
+        question = (
+            f"Remove {fmt.user(str(user.id))} from game `{game.game}`, freeing their seats?"
+            f"\nWhy: {reason}"
         )
-        await reply(interaction, text)
+        await confirmed(interaction, self.table.settings.confirm_moderation, question, act)
 
     @gm.command(name="end", description="End the game now; the dice secret is revealed.")
     @app_commands.describe(reason="why: the channel is told")
     async def end(self, interaction: discord.Interaction, reason: str) -> None:
         await defer(interaction, ephemeral=True)
         game, as_creator = await self._game(interaction)
-        await self.table.end(game.game, str(interaction.user.id), reason, as_creator=as_creator)
-        await reply(interaction, f"Ended game `{game.game}`.")
+
+        async def act() -> str:
+            await self.table.end(game.game, str(interaction.user.id), reason, as_creator=as_creator)
+            return f"Ended game `{game.game}`."
+
+        question = (
+            f"End game `{game.game}` now? It cannot be resumed, and its dice secret is "
+            f"revealed.\nWhy: {reason}"
+        )
+        await confirmed(interaction, self.table.settings.confirm_moderation, question, act)

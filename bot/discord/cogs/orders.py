@@ -188,9 +188,11 @@ class OrderCog(commands.Cog):
         await self._order(interaction, "place", [piece, hex])
 
     @app_commands.command(name="done", description=VERBS["done"].description)
+    @app_commands.describe(confirm=VERBS["done"].slots[0].description)
+    @app_commands.autocomplete(confirm=complete_slot)
     @app_commands.guild_only()
-    async def done(self, interaction: discord.Interaction) -> None:
-        await self._order(interaction, "done", [])
+    async def done(self, interaction: discord.Interaction, confirm: str | None = None) -> None:
+        await self._order(interaction, "done", [confirm])
 
     @app_commands.command(
         name="order", description="Give any order in the game's text form, as the console takes it."
