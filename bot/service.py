@@ -1644,12 +1644,17 @@ class Service:
         token_hash: str,
         nonce: str,
         why: str = "",
+        *,
+        as_creator: bool = False,
     ) -> SeatInfo:
         """A moderator seats the holder of a mail address in ``role``: the seat's user is
-        ``mail:<address>`` (through :meth:`assign_seat`, so audited and checked alike), and
-        the seat's token is stored only as its hash. Seating again gives a new token."""
+        ``mail:<address>`` (through :meth:`assign_seat`, so audited and checked alike, the
+        creator's right to moderate included), and the seat's token is stored only as its
+        hash. Seating again gives a new token."""
         address = address.strip().lower()
-        seat = await self.assign_seat(game_id, by, role, f"mail:{address}", why)
+        seat = await self.assign_seat(
+            game_id, by, role, f"mail:{address}", why, as_creator=as_creator
+        )
         async with self.store.write() as tx:
             await tx.put_email_seat(game_id, role, address, token_hash, nonce, self.clock())
         return seat

@@ -119,6 +119,7 @@ async def run_bot(settings: Settings) -> None:
     mail = await start_beside(settings.db_path)  # play by email too, when configured
     try:
         bot = UmpireBot(service, settings)
+        bot.table.mail = mail
         async with bot:
             await bot.start(settings.token or "")
     finally:

@@ -131,6 +131,9 @@ class GameTable:
         self._upload_limits: dict[str, int] = {}
         #: called whenever a deadline is set, so the scheduler looks again (set by the bot)
         self.wake: Callable[[], None] = lambda: None
+        #: the mail loop running beside the bot (bot.email.transport.Beside), when play by
+        #: email is configured: /gm seat seats players by address through it
+        self.mail: Any | None = None
 
     # -- where games are -----------------------------------------------------------
 
@@ -557,6 +560,26 @@ class GameTable:
         text = f"{fmt.user(by)} changed the deadlines of game `{game_id}`. " + " ".join(parts)
         await self.post(status.channel, text)
         return text
+
+    async def seat_email(
+        self, game_id: str, by: str, role: str, address: str, why: str, *, as_creator: bool = False
+    ) -> str:
+        """Seat a player by mail address (issue 14 item 2): the welcome mail goes out at
+        once, or with the mail loop's next pass."""
+        if self.mail is None:
+            raise Refusal(
+                "Play by email is not set up for this bot: its owner sets UMPIRE_IMAP_*, "
+                "UMPIRE_SMTP_* and UMPIRE_MAIL_FROM (README: Play by email)."
+            )
+        box = self.mail.box
+        await box.desk.seat(game_id, role, address, by, why, as_creator=as_creator)
+        sent = await box.outbox.flush()
+        shown = address.strip().lower()
+        text = (
+            f"{fmt.user(by)} seated `{shown}` (by email) as **{role}** in game `{game_id}`. "
+            + ("The welcome mail was sent." if sent else "The welcome mail is queued.")
+        )
+        return text + (f"\nWhy: {why}" if why else "")
 
     async def seat(
         self,

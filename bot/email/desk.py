@@ -92,14 +92,19 @@ class MailDesk:
     def token(self, seat: EmailSeatRow) -> str:
         return seat_token(self.key, seat.game, seat.role, seat.address, seat.nonce)
 
-    async def seat(self, game: str, role: str, address: str, by: str, why: str = "") -> str:
-        """Seat ``address`` in ``role`` and queue its welcome mail; the seat's token."""
+    async def seat(
+        self, game: str, role: str, address: str, by: str, why: str = "", *, as_creator: bool = False
+    ) -> str:
+        """Seat ``address`` in ``role`` and queue its welcome mail; the seat's token.
+        ``as_creator``: ``by`` moderates only as the game's creator (issue 10 item 5)."""
         address = address.strip().lower()
         if address.count("@") != 1 or " " in address or address == self.cfg.address:
             raise ServiceError(f"{address!r} is not an address Umpire can seat.")
         nonce = new_nonce()
         token = seat_token(self.key, game, role, address, nonce)
-        await self.service.seat_email(game, by, role, address, token_hash(token), nonce, why)
+        await self.service.seat_email(
+            game, by, role, address, token_hash(token), nonce, why, as_creator=as_creator
+        )
         seat = next(s for s in await self.service.email_seats(game) if s.role == role)
         await self._welcome(seat, "You are seated")
         return token

@@ -131,17 +131,32 @@ class ModerationCog(commands.Cog):
         await reply(interaction, text)
 
     @gm.command(name="seat", description="Seat a member in a role, replacing whoever holds it.")
-    @app_commands.describe(role="the role", user="who plays it", reason="why, for the audit trail")
+    @app_commands.describe(
+        role="the role",
+        user="who plays it (a member of this server)",
+        email="or: the mail address of a player who plays by email",
+        reason="why, for the audit trail",
+    )
     @app_commands.autocomplete(role=complete_role)
     async def seat(
         self,
         interaction: discord.Interaction,
         role: str,
-        user: discord.Member,
+        user: discord.Member | None = None,
+        email: str | None = None,
         reason: str | None = None,
     ) -> None:
         await defer(interaction, ephemeral=True)
         game, as_creator = await self._game(interaction)
+        if (user is None) == (email is None):
+            raise Refusal("Name either a member (`user:`) or a mail address (`email:`), not both.")
+        if email is not None:
+            text = await self.table.seat_email(
+                game.game, str(interaction.user.id), role, email, reason or "",
+                as_creator=as_creator,
+            )
+            await reply(interaction, text)
+            return
         if user.bot:
             raise Refusal("A bot cannot hold a seat.")
         text = await self.table.seat(
