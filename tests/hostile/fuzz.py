@@ -50,6 +50,9 @@ from engine.fuzz import random_order
 CASES_DEFAULT = 150
 #: the longest refusal a parser may give (its usage hint included)
 MAX_REFUSAL = 500
+#: the longest refusal of the rules (they may list the legal choices: aircraft and where
+#: each can land, say)
+MAX_RULE_REFUSAL = 2000
 #: a single import case slower than this is a failure; one that runs for HANG seconds is
 #: stopped by an alarm (it would have hung) and ends the fuzz
 SLOW_CASE = 10.0
@@ -164,18 +167,24 @@ def fuzz_orders(cases: int, seed: int = 1) -> Findings:
             found.cases += 1
             state, role, texts = rng.choice(positions)
             text = _mutate_text(rng.choice(texts), rng, vocabulary)
+            limit, step = MAX_REFUSAL, "parse_order"
             try:
                 order = rs.parse_order(text)
                 # what parses goes to the rules in the position it was written for: a
-                # parser that lets a malformed order through is found there
+                # parser that lets a malformed order through is found there. A rule's
+                # refusal may list what is legal, but quotes only words of at most
+                # MAX_WORD characters of what was typed
+                limit, step = MAX_RULE_REFUSAL, "apply"
+                found.outcomes[f"{rid}: parsed"] += 1
                 rs.apply(state, role, order, ActionDice(b"f" * 32, "f", 1))
+                found.outcomes[f"{rid}: applied"] += 1
             except IllegalOrder as exc:
-                if len(exc.message) > MAX_REFUSAL:
+                if len(exc.message) > limit:
                     found.fail(
-                        f"{rid}: a refusal of {len(exc.message)} characters for {text[:60]!r}"
+                        f"{rid}: {step} refused {text[:60]!r} in {len(exc.message)} characters"
                     )
             except Exception as exc:  # noqa: BLE001 - that is what the fuzz looks for
-                found.fail(f"{rid}: parse_order/apply({text[:60]!r}) raised {exc!r:.200}")
+                found.fail(f"{rid}: {step}({text[:60]!r}) raised {exc!r:.200}")
             try:
                 stored = rs.parse_order(rng.choice(legal)).to_dict()
                 rs.load_order(_mutate_dict(stored, rng))

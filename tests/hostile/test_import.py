@@ -100,7 +100,7 @@ async def test_game_ids_are_checked_on_import_and_on_create(service, export, gam
     data = copy.deepcopy(export)
     data["game"]["id"] = game_id
     message = await refused(service, data)
-    assert "game id" in message and len(message) < 300
+    assert ("game id" in message or "100,000 characters" in message) and len(message) < 300
     with pytest.raises(ServiceError, match="game id"):
         await service.create("pfv", created_by="x", game_id=game_id)
     assert await service.list_games() == []
