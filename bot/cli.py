@@ -30,6 +30,7 @@ COMMAND_MODULES = [
     "bot.discord.cli",  # bot, sync
     "bot.email.cli",  # email, seat
     "bot.commands_db",  # migrate-db
+    "bot.backup",  # backup
 ]
 
 #: the sub-commands each module registers, with their help line (a test keeps them equal)
@@ -65,6 +66,9 @@ COMMANDS: dict[str, dict[str, str]] = {
     },
     "bot.commands_db": {
         "migrate-db": "copy every game of an SQLite file into an empty PostgreSQL database",
+    },
+    "bot.backup": {
+        "backup": "copy the database safely while the bot runs, and check the copy",
     },
 }
 

@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import re
 import sqlite3
@@ -624,6 +625,8 @@ class Store:
                     f"{path} is a database written by another program, not by Umpire; Umpire "
                     "left it untouched (name another file with --db or UMPIRE_DB)"
                 )
+            # before anything changes the file (the WAL switch rewrites its header)
+            await self._backup_before_migrating(version)
             if wal:
                 mode = await db.execute_fetchall("PRAGMA journal_mode = WAL")
                 if mode[0][0].lower() != "wal":
@@ -634,6 +637,33 @@ class Store:
             await self._check_shape()
         except _UNREADABLE as exc:
             raise _explain(path, exc) from None
+
+    async def _backup_before_migrating(self, version: int) -> None:
+        """A database that holds Umpire data and is about to be migrated is first copied to
+        ``<db>.before-v<N>.bak`` (issue 15; :func:`bot.backup.copy_before_migration`).
+        No copy, no migration: the database is then left as it was."""
+        target = len(migrations())
+        if self._absent or self.path == ":memory:" or not 0 < version < target:
+            return
+        from bot.backup import BackupError, copy_before_migration
+
+        # what a crashed process left in the write-ahead log goes into the file first
+        await self._db.execute_fetchall("PRAGMA wal_checkpoint(TRUNCATE)")
+        await self._db.execute("BEGIN IMMEDIATE")  # nobody writes while the copy is taken
+        try:
+            made = await asyncio.to_thread(copy_before_migration, self.path, target)
+        except (OSError, sqlite3.Error, BackupError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            raise StoreError(
+                f"Umpire did not upgrade {self.path} to schema version {target}: the backup "
+                f"it takes first could not be written ({reason}); the database is unchanged"
+            ) from None
+        finally:
+            await self._db.execute("ROLLBACK")
+        logging.getLogger("umpire.store").info(
+            "upgrading %s from schema version %d to %d; the old database is in %s",
+            self.path, version, target, made,
+        )
 
     async def _check_shape(self) -> None:
         rows = await self._db.execute_fetchall(

@@ -114,6 +114,7 @@ async def run_bot(settings: Settings) -> None:
     from bot.discord.client import UmpireBot
     from bot.email.transport import start_beside
     from bot.service import Service
+    from bot.shutdown import run_until_signalled
 
     service = await Service.open(settings.db_path)
     mail = await start_beside(settings.db_path)  # play by email too, when configured
@@ -121,7 +122,8 @@ async def run_bot(settings: Settings) -> None:
         bot = UmpireBot(service, settings)
         bot.table.mail = mail
         async with bot:
-            await bot.start(settings.token or "")
+            # SIGTERM/SIGINT: stop taking commands, let those under way finish (issue 15)
+            await run_until_signalled(bot.start(settings.token or ""), bot.close)
     finally:
         if mail is not None:
             await mail.close()

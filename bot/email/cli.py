@@ -73,7 +73,15 @@ def cmd_email(args: argparse.Namespace) -> int:
                 print(f"{handled} mails handled, {box.outbox.sent} sent.")
                 return 0
             print(f"Reading {cfg.imap.user or cfg.address} at {cfg.imap.host}; Ctrl-C stops.")
-            await box.run()
+            from bot.shutdown import run_until_signalled
+
+            stop = asyncio.Event()
+
+            async def stopping() -> None:
+                stop.set()
+
+            # SIGTERM/SIGINT: no new mail is read; the mail under way is finished
+            await run_until_signalled(box.run(stop), stopping)
             return 0
         finally:
             await service.close()

@@ -98,7 +98,12 @@ async def test_a_game_typed_in_any_spelling_verifies_and_survives_export_and_imp
     other = await Service.open(str(tmp_path / "b.db"))
     try:
         created = await service.create(
-            ruleset_id, created_by="mod", seats=seats, options=options, secret=bytes([seed]) * 32
+            ruleset_id,
+            created_by="mod",
+            seats=seats,
+            options=options,
+            secret=bytes([seed]) * 32,
+            game_id=f"respelled-{ruleset_id}-{seed}",  # the same dice on every run
         )
         game = created.game
         await service.start(game, "mod")
