@@ -1,0 +1,191 @@
+"""The orders of The African Campaign and their text form.
+
+``move <unit>[,<unit>...] <hex> <hex> ...``: a unit or stack moves along the hexes it
+enters, in order (TAC 8.0). Units standing on a hex of the path join the stack there
+(8.2.3, 8.4.4); ``x<hex>`` overruns the adjacent enemy stack in that hex (8.4). ``strategic`` is the same with Strategic Movement (8.5).
+An Axis unit waiting at Tripoli names the western edge hex it enters first (12.3).
+``attack <unit>[,<unit>] <hex>[,<hex>]``: declare an attack (9.0).
+In battle (9.6-9.10): ``resolve <hex>``, ``lose <unit>``, ``retreat <unit> <hex> [<hex>]``,
+``advance <unit>[,<unit>] <hex>``.
+``eliminate <unit>``: remove a unit to end overstacking (5.1.2). ``done`` ends the phase.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Literal
+
+from engine.core.errors import OrderSyntaxError
+from engine.core.orders import Order, excerpt, order_words
+
+RULE = "TAC orders"
+#: the most hexes one move names (a 10 MP strategic move along a road enters 100)
+MAX_PATH = 120
+
+
+class Move(Order):
+    verb: Literal["move", "strategic"] = "move"
+    units: tuple[str, ...]
+    path: tuple[str, ...]
+    text_fields: ClassVar[tuple[str, ...]] = ("units", "path")
+
+    def text(self) -> str:
+        return " ".join([self.verb, ",".join(self.units), *self.path])
+
+
+class Attack(Order):
+    verb: Literal["attack"] = "attack"
+    units: tuple[str, ...]
+    targets: tuple[str, ...]
+    text_fields: ClassVar[tuple[str, ...]] = ("units", "targets")
+
+    def text(self) -> str:
+        return " ".join([self.verb, ",".join(self.units), ",".join(self.targets)])
+
+
+class Resolve(Order):
+    verb: Literal["resolve"] = "resolve"
+    hex: str
+    text_fields: ClassVar[tuple[str, ...]] = ("hex",)
+
+
+class Lose(Order):
+    verb: Literal["lose"] = "lose"
+    unit: str
+    text_fields: ClassVar[tuple[str, ...]] = ("unit",)
+
+
+class Retreat(Order):
+    verb: Literal["retreat"] = "retreat"
+    unit: str
+    path: tuple[str, ...]
+    text_fields: ClassVar[tuple[str, ...]] = ("unit", "path")
+
+
+class Advance(Order):
+    verb: Literal["advance"] = "advance"
+    units: tuple[str, ...]
+    hex: str
+    text_fields: ClassVar[tuple[str, ...]] = ("units", "hex")
+
+    def text(self) -> str:
+        return " ".join([self.verb, ",".join(self.units), self.hex])
+
+
+class Eliminate(Order):
+    verb: Literal["eliminate"] = "eliminate"
+    unit: str
+    text_fields: ClassVar[tuple[str, ...]] = ("unit",)
+
+
+class Done(Order):
+    verb: Literal["done"] = "done"
+
+
+MODELS: dict[str, type[Order]] = {
+    "move": Move,
+    "strategic": Move,
+    "eliminate": Eliminate,
+    "attack": Attack,
+    "resolve": Resolve,
+    "lose": Lose,
+    "retreat": Retreat,
+    "advance": Advance,
+    "done": Done,
+}
+
+
+def _refuse(why: str) -> OrderSyntaxError:
+    return OrderSyntaxError(
+        RULE,
+        why,
+        "Orders: move <unit>[,<unit>] <hex> ..., strategic ..., attack <units> <hexes>, eliminate <unit>, done.",
+    )
+
+
+def _hex(word: str) -> str:
+    if len(word) != 4 or not word.isascii() or not word.isdigit():
+        raise _refuse(f"{excerpt(word)} is not a four-digit hex number such as 1127.")
+    return word
+
+
+def parse_order(text: str) -> Order:
+    words = order_words(text, _refuse)
+    if not words:
+        raise _refuse("The order is empty.")
+    verb = words[0].lower()
+    if verb == "done":
+        if len(words) > 1:
+            raise _refuse("'done' takes nothing after it.")
+        return Done()
+    if verb == "eliminate":
+        if len(words) != 2:
+            raise _refuse("'eliminate' names exactly one unit.")
+        return Eliminate(unit=words[1].lower())
+    if verb in ("resolve", "lose"):
+        if len(words) != 2:
+            raise _refuse(f"'{verb}' takes one word: resolve <defending hex>, lose <unit>.")
+        if verb == "resolve":
+            return Resolve(hex=_hex(words[1]))
+        return Lose(unit=words[1].lower())
+    if verb == "retreat":
+        if not 3 <= len(words) <= 4:
+            raise _refuse(
+                "'retreat' names the unit and one or two hexes: retreat uk_2armd 1128 1129."
+            )
+        return Retreat(unit=words[1].lower(), path=tuple(_hex(h) for h in words[2:]))
+    if verb == "advance":
+        if len(words) != 3:
+            raise _refuse(
+                "'advance' names the units and the vacated hex: advance ge_90,ge_8pz 1127."
+            )
+        units = tuple(u for u in words[1].lower().split(",") if u)
+        if not units or len(set(units)) != len(units):
+            raise _refuse("Name each advancing unit once, separated by commas.")
+        return Advance(units=units, hex=_hex(words[2]))
+    if verb == "attack":
+        if len(words) != 3:
+            raise _refuse(
+                "'attack' names the attacking units and the defending hexes, e.g. attack ge_90,ge_8pz 1127."
+            )
+        units = tuple(u for u in words[1].lower().split(",") if u)
+        targets = tuple(h for h in words[2].split(",") if h)
+        for h in targets:
+            if len(h) != 4 or not h.isascii() or not h.isdigit():
+                raise _refuse(f"{excerpt(h)} is not a four-digit hex number such as 1127.")
+        if (
+            not units
+            or not targets
+            or len(set(units)) != len(units)
+            or len(set(targets)) != len(targets)
+        ):
+            raise _refuse(
+                "Name each attacking unit and each defending hex once, separated by commas."
+            )
+        return Attack(units=units, targets=targets)
+    if verb in ("move", "strategic"):
+        if len(words) < 3:
+            raise _refuse(f"'{verb}' needs the units and at least one hex to enter.")
+        units = tuple(u for u in words[1].lower().split(",") if u)
+        path = tuple(words[2:])
+        if len(path) > MAX_PATH:
+            raise _refuse(f"A move enters at most {MAX_PATH} hexes.")
+        for h in path:
+            bare = h[1:] if h[:1] in ("x", "X") else h
+            if len(bare) != 4 or not bare.isascii() or not bare.isdigit():
+                raise _refuse(
+                    f"{excerpt(h)} is not a four-digit hex number such as 1028 (or x1028 to overrun it)."
+                )
+        path = tuple(h.lower() for h in path)
+        if not units or len(set(units)) != len(units):
+            raise _refuse("Name each moving unit once, separated by commas.")
+        return Move(verb=verb, units=units, path=path)
+    raise _refuse(f"{excerpt(words[0])} is not an order of this game.")
+
+
+def load_order(data: dict[str, Any]) -> Order:
+    if not isinstance(data, dict) or data.get("verb") not in MODELS:
+        raise _refuse("That stored order has no verb of this game.")
+    try:
+        return MODELS[data["verb"]].model_validate(data)
+    except ValueError:
+        raise _refuse("That stored order is malformed.") from None

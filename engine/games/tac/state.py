@@ -1,0 +1,113 @@
+"""The state of a game of The African Campaign.
+
+Plain dataclasses copied by hand on every order (as in Patton's First Victory);
+``to_dict``/``from_dict`` give the JSON stored in snapshots.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+AXIS = "axis"
+ALLIED = "allied"
+SIDES = (ALLIED, AXIS)
+
+#: where a unit is: on the map; not yet arrived; waiting at Tripoli, the off-map Axis Home
+#: Base (TAC 12.3); withdrawn and due back; eliminated; removed for good (7.2)
+LOCATIONS = ("map", "pool", "tripoli", "withdrawn", "dead", "removed")
+
+#: the phases of a player turn (TAC 6.1 B and C); "overstack" is the elimination 5.1.2
+#: asks for when stacking is broken at the end of the Movement Phase
+PHASES = ("reinforce", "mines", "move", "overstack", "combat", "supply", "over")
+
+
+def enemy(side: str) -> str:
+    return ALLIED if side == AXIS else AXIS
+
+
+@dataclass(slots=True)
+class Unit:
+    id: str
+    side: str
+    where: str = "pool"
+    hex: str | None = None
+    #: index into the unit's step ladder; 0 is full strength
+    step: int = 0
+    #: turn the unit last arrived on (new arrivals may not move strategically, TAC 8.5.4)
+    arrived: int = 0
+
+    def copy(self) -> Unit:
+        return Unit(self.id, self.side, self.where, self.hex, self.step, self.arrived)
+
+
+@dataclass(slots=True)
+class State:
+    scenario: str
+    options: dict[str, Any]
+    pack_version: str
+    turn: int = 1
+    player: str = ALLIED
+    phase: str = "move"
+    units: dict[str, Unit] = field(default_factory=dict)
+    #: hexes with a city, port or fort -> the side that last occupied them (TAC 12.0)
+    control: dict[str, str] = field(default_factory=dict)
+    #: the Axis Fuel Track (TAC 14.0, 8.2.6)
+    fuel: int = 2
+    #: units that have finished moving this Movement Phase (TAC 8.0 procedure, 8.2.3)
+    moved: set[str] = field(default_factory=set)
+    #: units that moved strategically this turn: no combat or overrun for them (TAC 8.5.3)
+    strategic: set[str] = field(default_factory=set)
+    #: replacements received and not yet used, per kind (TAC 10.0, 14.0): "allied_infantry",
+    #: "allied_armour", "axis_italian", "axis_german"
+    replacements: dict[str, int] = field(default_factory=dict)
+    winner: str | None = None
+    result_text: str = ""
+    #: the attacks declared this Combat Phase (TAC 9.0 procedure): each
+    #: ``{"attackers": [unit ids], "targets": [hexes]}``
+    battles: list[dict[str, list[str]]] = field(default_factory=list)
+    #: the battle being resolved (TAC 9.6-9.10): see :mod:`engine.games.tac.battle`
+    fight: dict[str, Any] | None = None
+
+    def clone(self) -> State:
+        return State(
+            self.scenario, dict(self.options), self.pack_version, self.turn, self.player,
+            self.phase, {k: u.copy() for k, u in self.units.items()}, dict(self.control),
+            self.fuel, set(self.moved), set(self.strategic), dict(self.replacements),
+            self.winner, self.result_text,
+            [{k: list(v) for k, v in x.items()} for x in self.battles],
+            copy.deepcopy(self.fight),
+        )  # fmt: skip
+
+    def on_map(self, side: str | None = None) -> list[Unit]:
+        return [
+            u for u in self.units.values()
+            if u.where == "map" and (side is None or u.side == side)
+        ]  # fmt: skip
+
+    def at(self, h: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.where == "map" and u.hex == h]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario, "options": dict(self.options),
+            "pack_version": self.pack_version, "turn": self.turn, "player": self.player,
+            "phase": self.phase,
+            "units": {k: {"id": u.id, "side": u.side, "where": u.where, "hex": u.hex,
+                          "step": u.step, "arrived": u.arrived} for k, u in self.units.items()},
+            "control": dict(self.control), "fuel": self.fuel, "moved": sorted(self.moved),
+            "strategic": sorted(self.strategic), "replacements": dict(self.replacements),
+            "winner": self.winner, "result_text": self.result_text,
+            "battles": [{k: list(v) for k, v in x.items()} for x in self.battles],
+            "fight": copy.deepcopy(self.fight),
+        }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> State:
+        d = dict(d)
+        d["units"] = {k: Unit(**v) for k, v in d["units"].items()}
+        d["moved"] = set(d["moved"])
+        d["strategic"] = set(d["strategic"])
+        d["battles"] = [dict(x) for x in d.get("battles", [])]
+        return cls(**d)
