@@ -1,0 +1,282 @@
+"""Phase 5, Movement: ground movement of blocks (7.5, L1243-1429).
+
+Implemented: contiguous paths, terrain costs with the mountain and cavalry reductions
+(7.5.1), restricted hexes and hexsides (7.5.2), red arrows (7.5.3), the stop on entering
+an enemy hex (7.5, L1310-1311), free movement in enemy ZOC (L1312-1313), halved MP when
+out of supply (4.4) with the 1 MP minimum (3.21), stacking (3.13) and hex control (3.3).
+Not yet: sea transport (7.5.4), air attack and transfer, HQ actions (AR).
+
+Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
+"""
+
+from __future__ import annotations
+
+import heapq
+
+from engine.core.errors import IllegalOrder
+from engine.core.events import Event, private
+from engine.games.bia.board import SIDE_NAME, Board, enemy
+from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.orders import Move
+from engine.games.bia.pack import Block
+from engine.games.bia.state import BlockState, State
+
+#: the Play Aid's TECH track for each firepower row (3.16)
+TECH_TRACK = {"tankette": "tankette", "tank": "tank", "artillery": "artillery"}
+
+
+def is_ground(block: Block) -> bool:
+    return block.unit_class not in ("air", "naval")
+
+
+def allowance(board: Board, state: State, b: BlockState) -> int:
+    """A block's Movement Points this phase (7.5.1, L1349-1352): by type and TECH from the
+    Play Aid; cavalry +1 (6.1.4, L840); motorized infantry moves as armour from infantry TECH 2
+    (L906-909, digest A61); static infantry 0 (6.1.2, L821-826). Out of supply: halved, rounded down,
+    never below 1 (4.4 L691-695, 3.21 L603-605)."""
+    block = board.block(b.id)
+    tables = board.pack.tables
+    kind_rule = tables.unit_kinds.get(block.kind, {})
+    if "mp" in kind_rule:
+        mp = kind_rule["mp"]
+    else:
+        key = board.fire_key(block)
+        tech = tables.tech(block.power, TECH_TRACK.get(key, key), state.turn)
+        from_infantry = kind_rule.get("armor_mp_from_infantry_tech")
+        if from_infantry and tech >= from_infantry:
+            key = "tank"
+            tech = tables.tech(block.power, "tank", state.turn)
+        mp = tables.firepower[key][str(tech)].mp or 0
+        mp += kind_rule.get("mp_plus", 0)
+    if mp and b.oos:
+        mp = max(1, mp // 2)
+    return mp
+
+
+def entry_cost(board: Board, block: Block, hex_id: str) -> int | None:
+    """MP to enter a hex (7.5.1, L1390-1404; the cost list L1391-1395): by terrain; mountain units pay 1 less in
+    hills and mountains, cavalry 1 less in swamp; armour may not enter mountains (Play
+    Aid). ``None``: the block may not enter at all."""
+    row = board.pack.tables.terrain[board.hex(hex_id).terrain]
+    if row.mp is None or (block.unit_class == "armored" and not row.armor):
+        return None
+    if block.kind == "mountain" and row.mountain_units_mp is not None:
+        return row.mountain_units_mp
+    if block.kind == "cavalry" and row.cavalry_mp is not None:
+        return row.cavalry_mp
+    return row.mp
+
+
+def _step(ctx: Ctx, b: BlockState, block: Block, here: str, there: str) -> int:
+    """The MP of one step of a path, or a refusal naming the rule it breaks."""
+    board, s = ctx.board, ctx.state
+    strait = frozenset((here, there)) in board.straits
+    if there not in board.adjacent(here):
+        raise refuse(
+            "BIA 7.5",
+            f"{there} is not next to {here}: hexes must be entered one after another, never skipped.",
+        )
+    if not board.is_land(there):
+        raise refuse(
+            "BIA 7.5.2",
+            f"{ctx.where(there)} is not a playable land hex: ground units may not enter sea, "
+            "partial hexes (Tehran excepted), the Chotts or the Qattara Depression.",
+        )
+    country = board.hex(there).country
+    if country in board.pack.scenario(s.scenario).neutral:
+        raise refuse(
+            "BIA scenario",
+            f"{ctx.where(there)} lies in {board.pack.map.countries[country].name}, which is "
+            "neutral in this scenario (RULINGS B13).",
+        )
+    feats = board.features(here, there)
+    for f in feats:
+        if board.pack.tables.hexsides.get(f, {}).get("mp", 0) is None:
+            raise refuse(
+                "BIA 7.5.2",
+                f"Ground units may not cross the {f.replace('_', ' ')} hexside between {here} and {there}.",
+            )
+    if strait:
+        side = b.side
+        both = s.control.get(here) == side and s.control.get(there) == side
+        if not both and block.unit_class != "infantry":
+            raise refuse(
+                "BIA 7.5.3",
+                f"The red arrow {here}-{there} may be crossed only by infantry-class units "
+                f"unless the {SIDE_NAME[side]} side controls both ends.",
+            )
+        return board.pack.tables.red_arrow_mp
+    cost = entry_cost(board, block, there)
+    if cost is None:
+        raise refuse(
+            "BIA 7.5.1",
+            f"{ctx.name(b)} may not enter {board.hex(there).terrain} ({ctx.where(there)}): "
+            "armoured units never enter mountains.",
+        )
+    return cost
+
+
+def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
+    """Validate a ground move; returns the block, its full path (start first) and whether
+    it ends in an enemy-occupied hex (a battle hex, 3.23). Changes nothing."""
+    board, s = ctx.board, ctx.state
+    b = _own_block(ctx, order.block)
+    block = board.block(b.id)
+    if not is_ground(block):
+        raise refuse(
+            "BIA 7.5",
+            f"{ctx.name(b)} is not a ground unit: air units fly by Air Attack or Air "
+            "Transfer, which this engine does not take yet.",
+        )
+    if b.id in s.moved:
+        raise refuse(
+            "BIA 7.5.1",
+            f"{ctx.name(b)} has already moved this phase; unused MP are lost (RULINGS B7).",
+        )
+    mp = allowance(board, s, b)
+    if mp <= 0:
+        raise refuse(
+            "BIA 6.1.2",
+            f"{ctx.name(b)} is static infantry: it moves only by SRM or sea transport.",
+        )
+    foe = {x.at for x in s.on_map(enemy(b.side))}
+    path = [b.at, *order.path]
+    left = mp
+    for i, (here, there) in enumerate(zip(path, path[1:], strict=False)):
+        if here in foe and i > 0:
+            raise refuse(
+                "BIA 7.5",
+                f"Movement ends on entering {ctx.where(here)}, which holds enemy units "
+                "(L1310-1311).",
+                f"End the move at {here}.",
+            )
+        cost = _step(ctx, b, block, here, there)
+        if cost > left:
+            raise refuse(
+                "BIA 7.5.1",
+                f"{ctx.name(b)} has {left} MP left, not enough to enter {ctx.where(there)} "
+                f"(cost {cost}).",
+                f"Its allowance this phase is {mp} MP.",
+            )
+        left -= cost
+    dest = path[-1]
+    battle = dest in foe
+    if battle:
+        if b.oos:
+            raise refuse(
+                "BIA 4.4",
+                f"{ctx.name(b)} is out of supply and cannot attack, so it may not enter "
+                f"{ctx.where(dest)}, which holds enemy units.",
+            )
+        friends = [x for x in s.at_hex(dest) if x.side == b.side]
+        if block.role != "gcu" and not any(board.block(x.id).role == "gcu" for x in friends):
+            raise refuse(
+                "BIA 3.12",
+                f"{ctx.name(b)} is a support unit: it enters an enemy hex only where a "
+                "friendly combat unit already fights (RULINGS B9).",
+            )
+    _check_stacking(ctx, b, dest)
+    return b, path, battle
+
+
+def _check_stacking(ctx: Ctx, b: BlockState, dest: str) -> None:
+    """At most three ground units of a faction in a hex, of which at most two combat
+    units, friendly or enemy hex alike (3.13, L524-529); passing through may overstack
+    (L1308-1309). Only the mover's own blocks are counted: nothing hidden is told."""
+    board = ctx.board
+    stack = [
+        x for x in ctx.state.at_hex(dest)
+        if x.side == b.side and x.id != b.id and is_ground(board.block(x.id))
+    ]  # fmt: skip
+    limits = board.pack.tables.stacking
+    if len(stack) + 1 > limits.ground_units:
+        raise refuse(
+            "BIA 3.13",
+            f"{ctx.where(dest)} already holds {len(stack)} of your ground units; a hex "
+            f"holds at most {limits.ground_units}.",
+        )
+    if board.block(b.id).role == "gcu":
+        gcu = sum(1 for x in stack if board.block(x.id).role == "gcu")
+        if gcu + 1 > limits.ground_combat_units:
+            raise refuse(
+                "BIA 3.13",
+                f"{ctx.where(dest)} already holds {gcu} of your combat units; a hex holds at "
+                f"most {limits.ground_combat_units}.",
+            )
+
+
+def _own_block(ctx: Ctx, name: str) -> BlockState:
+    """The mover's block named by id or token; the same sentence for an enemy block and
+    for a name that is nobody's, so a refusal tells nothing (1.3)."""
+    s = ctx.state
+    b = s.blocks.get(name) or s.by_token(name.upper())
+    if b is None or b.side != s.player or b.where != "map":
+        raise refuse("BIA 7.5", f"You have no block called {name!r} on the map.")
+    return b
+
+
+def apply_move(ctx: Ctx, order: Move) -> None:
+    """Move the block; take control of the hexes entered (3.3, RULINGS B8); a hex with
+    enemy units becomes a battle hex (3.23, L645-647)."""
+    b, path, battle = check_move(ctx, order)
+    s = ctx.state
+    foe = {x.at for x in s.on_map(enemy(b.side))}
+    b.at = path[-1]
+    s.moved.append(b.id)
+    for h in path[1:]:
+        if h not in foe:
+            s.control[h] = b.side
+    route = " -> ".join(path)
+    ctx.events.append(
+        private(
+            "move",
+            f"{ctx.name(b)} moves {route}.",
+            (b.side,),
+            f"{b.token} moves {route}.",
+            block=b.token,
+            path=path,
+        )
+    )
+    if battle and path[-1] not in s.battles:
+        s.battles.append(path[-1])
+        ctx.events.append(
+            Event("battle", f"A battle hex opens at {ctx.where(path[-1])}.", {"hex": path[-1]})
+        )
+
+
+def destinations(ctx: Ctx, b: BlockState) -> list[Move]:
+    """Every legal move of a block, one per destination, by its cheapest path."""
+    board, s = ctx.board, ctx.state
+    block = board.block(b.id)
+    if not is_ground(block) or b.id in s.moved:
+        return []
+    mp = allowance(board, s, b)
+    foe = {x.at for x in s.on_map(enemy(b.side))}
+    best = {b.at: 0}
+    parent: dict[str, str] = {}
+    heap = [(0, b.at)]
+    while heap:
+        spent, h = heapq.heappop(heap)
+        if spent > best.get(h, 99) or (h in foe and h != b.at):
+            continue
+        for n in board.adjacent(h):
+            try:
+                cost = _step(ctx, b, block, h, n)
+            except IllegalOrder:  # a refused step: not a way forward
+                continue
+            if spent + cost <= mp and spent + cost < best.get(n, 99):
+                best[n] = spent + cost
+                parent[n] = h
+                heapq.heappush(heap, (spent + cost, n))
+    out = []
+    for dest in sorted(parent):
+        path = [dest]
+        while path[-1] in parent:
+            path.append(parent[path[-1]])
+        order = Move(block=b.id, path=list(reversed(path))[1:])
+        try:
+            check_move(ctx, order)
+        except IllegalOrder:
+            continue
+        out.append(order)
+    return out

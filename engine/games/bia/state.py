@@ -1,0 +1,124 @@
+"""The state of a game of Blocks in Afrika.
+
+Plain dataclasses with a hand-written ``clone`` (the engine copies the state on every
+order) and ``to_dict``/``from_dict`` for the JSON kept in snapshots. The state holds the
+whole truth; :mod:`engine.games.bia.view` gives each side only what it may see (1.3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+#: where a block is: on the map (``hex``), in a Strategic Map box (``box``), waiting to
+#: arrive (``pool``), eliminated (``dead``), or withdrawn by the scenario (``removed``)
+LOCATIONS = ("map", "box", "pool", "dead", "removed")
+
+#: the phases of one side's half of a turn, in order (7.0, L995-1005)
+PHASES = (
+    "strategic_warfare",
+    "supply",
+    "production",
+    "srm",
+    "movement",
+    "reaction",
+    "combat",
+    "blitz",
+    "final_supply",
+    "exploitation",
+)
+
+
+@dataclass(slots=True)
+class BlockState:
+    id: str
+    side: str
+    where: str = "pool"
+    #: the hex (``where == "map"``) or the box key (``where == "box"``)
+    at: str | None = None
+    #: the edge it stands on: its position on the block's track, 1 = the weakest edge
+    #: (the strength is that edge's printed value, 3.14)
+    steps: int = 0
+    #: its public anonymous token (stable while it is in play; issue 11 point 3)
+    token: str = ""
+    #: the white barrel: out of supply since this side's Supply Phase (7.2)
+    oos: bool = False
+    #: face up to the enemy after a battle or a recon, until Final Supply (L2416-2417)
+    revealed: bool = False
+
+    def copy(self) -> BlockState:
+        return BlockState(
+            self.id, self.side, self.where, self.at, self.steps, self.token, self.oos,
+            self.revealed,
+        )  # fmt: skip
+
+
+@dataclass(slots=True)
+class State:
+    scenario: str
+    options: dict[str, Any]
+    pack_version: str
+    turn: int = 1
+    last_turn: int = 1
+    #: the phasing side (7.0: the Axis first, L988-990)
+    player: str = "axis"
+    #: one of :data:`PHASES`, or "over"
+    phase: str = "supply"
+    blocks: dict[str, BlockState] = field(default_factory=dict)
+    #: hex -> controlling side, for every land hex a side controls (3.3)
+    control: dict[str, str] = field(default_factory=dict)
+    #: blocks that have moved in this Movement Phase (7.5: one move each, L1400-1402)
+    moved: list[str] = field(default_factory=list)
+    #: battle hexes made this phase (3.23, L645-647)
+    battles: list[str] = field(default_factory=list)
+    winner: str | None = None
+    result_text: str = ""
+
+    def clone(self) -> State:
+        return State(
+            self.scenario, dict(self.options), self.pack_version, self.turn, self.last_turn,
+            self.player, self.phase, {k: b.copy() for k, b in self.blocks.items()},
+            dict(self.control), list(self.moved), list(self.battles), self.winner,
+            self.result_text,
+        )  # fmt: skip
+
+    def on_map(self, side: str | None = None) -> list[BlockState]:
+        return [
+            b for b in self.blocks.values()
+            if b.where == "map" and (side is None or b.side == side)
+        ]  # fmt: skip
+
+    def at_hex(self, hex_id: str) -> list[BlockState]:
+        return [b for b in self.blocks.values() if b.where == "map" and b.at == hex_id]
+
+    def by_token(self, token: str) -> BlockState | None:
+        return next((b for b in self.blocks.values() if b.token == token), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario,
+            "options": self.options,
+            "pack_version": self.pack_version,
+            "turn": self.turn,
+            "last_turn": self.last_turn,
+            "player": self.player,
+            "phase": self.phase,
+            "blocks": {
+                k: [b.side, b.where, b.at, b.steps, b.token, b.oos, b.revealed]
+                for k, b in self.blocks.items()
+            },
+            "control": self.control,
+            "moved": self.moved,
+            "battles": self.battles,
+            "winner": self.winner,
+            "result_text": self.result_text,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> State:
+        blocks = {k: BlockState(k, *v) for k, v in d["blocks"].items()}
+        return cls(
+            d["scenario"], d["options"], d["pack_version"], d["turn"], d["last_turn"],
+            d["player"], d["phase"], blocks, dict(d["control"]), list(d["moved"]),
+            list(d["battles"]), d["winner"], d["result_text"],
+        )  # fmt: skip

@@ -1,0 +1,94 @@
+"""What each side may see (1.3 Fog of War, L134-138; digest 4.2, the visibility matrix).
+
+A block's position, nation (its colour) and public token are seen by everyone, and so
+is the white barrel (out of supply, 7.2). Its identity, type and strength are its
+owner's alone, unless a battle or a recon has turned it face up (then both sides see it
+until the Final Supply Check, L2416-2417). The public view is what both sides see.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel
+
+from engine.core.events import EVERYONE
+from engine.games.bia.board import Board
+from engine.games.bia.state import BlockState, State
+
+
+class BlockView(BaseModel):
+    """One block as the viewer sees it. The fields from ``id`` down are set only when the
+    viewer may see the block's face."""
+
+    token: str
+    side: str
+    nation: str
+    colour: str
+    where: str
+    at: str | None
+    oos: bool = False
+    revealed: bool = False
+    id: str | None = None
+    name: str | None = None
+    kind: str | None = None
+    steps: int | None = None
+    strength: int | None = None
+    track: list[tuple[int, str]] | None = None
+
+
+class BiaView(BaseModel):
+    viewer: str | None
+    scenario: str
+    turn: int
+    player: str
+    phase: str
+    blocks: list[BlockView]
+    control: dict[str, str]
+    battles: list[str]
+
+
+def sees_face(state: State, b: BlockState, viewer: str | None) -> bool:
+    """Whether ``viewer`` sees a block's face: its owner, the moderator's audit, or anyone
+    once it is revealed."""
+    return viewer == EVERYONE or viewer == b.side or b.revealed
+
+
+def block_view(board: Board, state: State, b: BlockState, viewer: str | None) -> BlockView:
+    block = board.block(b.id)
+    power = board.pack.units.powers[block.power]
+    out = BlockView(
+        token=b.token,
+        side=b.side,
+        nation=block.power,
+        colour=power.block,
+        where=b.where,
+        at=b.at,
+        oos=b.oos,
+        revealed=b.revealed,
+    )
+    if sees_face(state, b, viewer):
+        out.id, out.name, out.kind, out.steps = b.id, block.name, block.kind, b.steps
+        out.strength = block.track[b.steps - 1][0] if b.steps else None
+        out.track = [tuple(t) for t in block.track]
+    return out
+
+
+def view(board: Board, state: State, viewer: str | None) -> BiaView:
+    """The game as ``viewer`` (a side, None for the public, EVERYONE for the audit) sees
+    it. Blocks not yet in play (``pool``) are shown to their owner only: the Order of
+    Battle sheets are each player's own (digest 4.2, RULINGS B10); eliminated blocks the
+    same way."""
+    shown = [
+        block_view(board, state, b, viewer)
+        for b in sorted(state.blocks.values(), key=lambda b: b.token)
+        if b.where in ("map", "box") or viewer in (EVERYONE, b.side)
+    ]
+    return BiaView(
+        viewer=viewer,
+        scenario=state.scenario,
+        turn=state.turn,
+        player=state.player,
+        phase=state.phase,
+        blocks=shown,
+        control=dict(state.control),
+        battles=list(state.battles),
+    )
