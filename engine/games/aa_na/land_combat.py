@@ -1,0 +1,639 @@
+"""Land combat (Phase 4: Conduct Combat, L724-865; General Combat Sequence, L1569-1607),
+for attacks by land units, the only attackers Phase 3 moves so far.
+
+A battle lives in ``state.battle`` and runs step by step. It stops for each decision: the
+defender fights or retreats (step 1), the defender and then the attacker choose casualties
+(steps 2-3), the defender picks where survivors retreat (step 4), and the attacker presses
+or ceases (step 5). When only one answer is possible the engine takes it without asking.
+Dice are d10; a unit hits on its value or less (L238, L785).
+"""
+
+from __future__ import annotations
+
+from math import ceil
+from typing import Any
+
+from engine.games.aa_na.combat_move import is_scout
+from engine.games.aa_na.conclude import occupy
+from engine.games.aa_na.context import Ctx, chart, has, listing, refuse
+from engine.games.aa_na.orders import Advance, Casualties, Cease, Fight, Press, RetreatTo, Withdraw
+from engine.games.aa_na.state import SIDE, Unit
+
+R_ORDERS = "North Africa: Combat Step 1, Defender Fight or Retreat (L757-767)"
+R_FIRE = "North Africa: Combat Steps 2-3, casualties (L783-809)"
+R_RETREAT = "North Africa: Combat Step 4, Resolve Retreats (L819-821)"
+R_PRESS = "North Africa: Combat Step 5, Press or Cease the Attack (L829-839)"
+R_ADVANCE = "North Africa: Combat Step 6, Conclude Combat (L853)"
+R_FLANK = "North Africa: Flanking Attacks (L736-740)"
+
+
+# ------------------------------------------------------------------ helpers
+
+
+def _units(ctx: Ctx, ids) -> list[Unit]:
+    want = set(ids)
+    return [u for u in ctx.state.units if u.id in want]
+
+
+def exempt(u: Unit) -> bool:
+    """Air, scout car and French units need no supply to defend (L765)."""
+    return chart()[u.type].kind == "air" or is_scout(u) or u.power in ("vichy", "free_french")
+
+
+def defender_side(b: dict[str, Any]) -> str:
+    return "allies" if b["attacker_side"] == "axis" else "axis"
+
+
+def defending_power(ctx: Ctx, b: dict[str, Any]) -> str:
+    """The power whose player answers for the defenders: the one with most units there.
+    Vichy units are run by the Germany player (L287, L1063; RULINGS: multinational defence)."""
+    counts: dict[str, int] = {}
+    for u in _units(ctx, b["defenders"]):
+        p = "ger" if u.power == "vichy" else ("us" if u.power == "free_french" else u.power)
+        counts[p] = counts.get(p, 0) + 1
+    return max(sorted(counts), key=lambda p: counts[p]) if counts else "ger"
+
+
+def supply_sources(ctx: Ctx, at: str, side: str) -> list[str]:
+    """Territories a side may take supply from for a combat at or from ``at``: ``at``
+    itself and the friendly or neutral territories next to it (L704, L763, L835)."""
+    out = []
+    for t in (at, *sorted(ctx.board.neighbours(at))):
+        if ctx.board.spaces[t].kind == "territory" and ctx.state.supply.get(t, 0) > 0:
+            if ctx.friendly(t, side) or ctx.neutral(t) or (t == at and _defending_here(ctx, t, side)):
+                out.append(t)
+    return out
+
+
+def _defending_here(ctx: Ctx, t: str, side: str) -> bool:
+    return any(SIDE[u.power] == side and ctx.is_combat(u) for u in ctx.units_at(t))
+
+
+def _take(ctx: Ctx, places: list[str], n: int) -> None:
+    for t in places[:n]:
+        ctx.state.supply[t] -= 1
+        if not ctx.state.supply[t]:
+            del ctx.state.supply[t]
+
+
+# ------------------------------------------------------------------ start
+
+
+def start(ctx: Ctx, target: str, main: str | None) -> None:
+    """Open the battle: the source with the most attacking land units is the main attack,
+    the others flank (L738); on a tie the attacker names the main source."""
+    s = ctx.state
+    attacks = [a for a in s.attacks if a["target"] == target]
+    sources: dict[str, list[str]] = {}
+    for a in attacks:
+        sources.setdefault(a["source"], []).extend(a["units"])
+    most = max(len(v) for v in sources.values())
+    tied = sorted(src for src, v in sources.items() if len(v) == most)
+    if main is None:
+        if len(tied) > 1:
+            raise refuse(R_FLANK, f"The main attack on {ctx.name(target)} is tied between "
+                         f"{listing(ctx.name(t) for t in tied)}: name it ('resolve {target} from SOURCE').")
+        main = tied[0]
+    elif main not in tied:
+        raise refuse(R_FLANK, "The main attack is the source with the most attacking land units (L738).",
+                     f"Main attack: {listing(ctx.name(t) for t in tied)}.")
+    s.battle = {
+        "target": target,
+        "round": 1,
+        "attacker": s.power,
+        "attacker_side": ctx.side,
+        "sources": sources,
+        "flank": sorted(src for src in sources if src != main),
+        "defenders": [u.id for u in ctx.enemy_combat_units(target, ctx.side)],
+        "fighting": [],
+        "retreating": [],
+        "step": "orders",
+        "hits": {},
+        "casualties": [],
+        "def_hits": 0,
+    }
+    s.attacked.append(target)
+    text = f"Battle for {ctx.name(target)}: {sum(len(v) for v in sources.values())} attacking unit(s) against "
+    text += f"{len(s.battle['defenders'])} defending unit(s)"
+    if s.battle["flank"]:
+        text += f"; flanking from {listing(ctx.name(t) for t in s.battle['flank'])} (reroll 8+, L740)"
+    ctx.log("battle", text + ".")
+
+
+# ------------------------------------------------------------------ step 1
+
+
+def order_options(ctx: Ctx) -> dict[str, bool]:
+    """What the defender may answer in step 1 (L761-767): ``fight`` needs a supply token
+    unless every defender is exempt; ``withdraw`` sends everyone away; ``stay`` lets the
+    exempt units fight while the others retreat. Vichy units never retreat (L1067)."""
+    b = ctx.state.battle
+    ds = _units(ctx, b["defenders"])
+    side = defender_side(b)
+    if any(u.power == "vichy" for u in ds):
+        return {"fight": all(exempt(u) for u in ds) or bool(supply_sources(ctx, b["target"], side)),
+                "withdraw": False, "stay": False}
+    all_exempt = all(exempt(u) for u in ds)
+    has_exempt = any(exempt(u) for u in ds)
+    can_pay = bool(supply_sources(ctx, b["target"], side))
+    return {"fight": all_exempt or can_pay, "withdraw": True, "stay": has_exempt and not all_exempt}
+
+
+def fight(ctx: Ctx, order: Fight) -> None:
+    s = ctx.state
+    b = s.battle
+    ds = _units(ctx, b["defenders"])
+    side = defender_side(b)
+    if all(exempt(u) for u in ds):
+        if order.pay:
+            raise refuse(R_ORDERS, "These defenders are all exempt: no supply is spent, and none may be (L765).")
+        paid = []
+    else:
+        options = supply_sources(ctx, b["target"], side)
+        if order.pay:
+            place = ctx.find(order.pay, R_ORDERS)
+            if place not in options:
+                raise refuse(R_ORDERS, f"The defence's token comes from {ctx.name(b['target'])} or a friendly or "
+                             "neutral territory next to it (L763).", f"Supply within reach: {listing(options)}.")
+            paid = [place]
+        elif options:
+            paid = [options[0]]
+        else:
+            raise refuse(R_ORDERS, "No supply token is within reach: the defenders must retreat (L765).")
+        _take(ctx, paid, 1)
+    b["fighting"] = list(b["defenders"])
+    b["retreating"] = []
+    ctx.log("battle", f"The defenders of {ctx.name(b['target'])} fight"
+            + (f", spending 1 supply from {ctx.name(paid[0])}." if paid else "."))
+    fire_attackers(ctx)
+
+
+def withdraw(ctx: Ctx, order: Withdraw) -> None:
+    b = ctx.state.battle
+    opts = order_options(ctx)
+    if order.stay and not opts["stay"]:
+        raise refuse(R_ORDERS, "Only exempt units (air, scout cars, French) may stay while the others retreat (L767).")
+    if not opts["withdraw"]:
+        raise refuse(R_ORDERS, "Vichy French units never retreat (L1067).")
+    ds = _units(ctx, b["defenders"])
+    stay = [u.id for u in ds if order.stay and exempt(u)]
+    b["fighting"] = stay
+    b["retreating"] = [u.id for u in ds if u.id not in stay]
+    ctx.log("battle", f"{len(b['retreating'])} defender(s) of {ctx.name(b['target'])} will retreat"
+            + (f"; {len(stay)} exempt unit(s) stay and fight." if stay else "."))
+    fire_attackers(ctx)
+
+
+# ------------------------------------------------------------------ steps 2 and 3
+
+
+def _attack_values(ctx: Ctx, attackers: list[Unit]) -> dict[str, int]:
+    """Attack values with artillery support: each artillery raises one infantry or
+    mechanized infantry to 3 (L1121-1123). Support goes to flanking units first, where
+    it is worth most to the attacker (RULINGS: artillery pairing)."""
+    b = ctx.state.battle
+    values = {u.id: chart()[u.type].attack or 0 for u in attackers}
+    arts = sum(1 for u in attackers if has(u.type, "Supports Infantry"))
+    backed = [u for u in attackers if has(u.type, "Supported by Artillery")]
+    backed.sort(key=lambda u: (_source(b, u.id) not in b["flank"], u.id))
+    for u in backed[:arts]:
+        values[u.id] = max(values[u.id], 3)
+    return values
+
+
+def _num(u: Unit) -> int:
+    """Dice are rolled in the order the units were created: a fixed order for replays."""
+    return int(u.id[1:])
+
+
+def _source(b: dict[str, Any], uid: str) -> str:
+    return next(src for src, ids in b["sources"].items() if uid in ids)
+
+
+def _roll(ctx: Ctx, value: int, reroll: tuple[int, ...], again: bool, purpose: str) -> int:
+    r = ctx.dice.roll(10, purpose)
+    while r in reroll:
+        r = ctx.dice.roll(10, purpose + " (reroll)")
+        if not again:
+            break
+    return r
+
+
+def fire_attackers(ctx: Ctx) -> None:
+    """Step 2: each attacking unit rolls; flanking units reroll 8, 9 and 10, rerolls
+    included (L740). In the first round anti-tank guns' hits fall on tanks and scout
+    cars' on air units where there are any (L1137, L1179; RULINGS: targeted fire)."""
+    s = ctx.state
+    b = s.battle
+    attackers = _units(ctx, [i for ids in b["sources"].values() for i in ids])
+    values = _attack_values(ctx, attackers)
+    hits = {"any": 0, "tank": 0, "air": 0}
+    rolls = []
+    for u in sorted(attackers, key=lambda x: (values[x.id], _num(x))):
+        if not values[u.id]:
+            continue
+        flank = _source(b, u.id) in b["flank"]
+        r = _roll(ctx, values[u.id], (8, 9, 10) if flank else (), True, f"{u.id} attacks")
+        rolls.append(str(r))
+        if r <= values[u.id]:
+            if b["round"] == 1 and has(u.type, "Targeted Fire - Tanks"):
+                hits["tank"] += 1
+            elif has(u.type, "Targeted Attack - Air Units"):
+                hits["air"] += 1
+            else:
+                hits["any"] += 1
+    b["hits"] = hits
+    n = sum(hits.values())
+    ctx.log("dice", f"Round {b['round']} in {ctx.name(b['target'])}: the attackers roll {' '.join(rolls) or 'nothing'}: "
+            f"{n} hit(s).", hits=hits)
+    b["step"] = "def_casualties"
+    _auto_casualties(ctx, defender=True)
+
+
+def max_assignable(hits: dict[str, int], pool: list[Unit]) -> int:
+    tanks = sum(1 for u in pool if chart()[u.type].type == "tank")
+    air = sum(1 for u in pool if chart()[u.type].kind == "air")
+    t = min(hits.get("tank", 0), tanks)
+    a = min(hits.get("air", 0), air)
+    return t + a + min(hits.get("any", 0), len(pool) - t - a)
+
+
+def fits(hits: dict[str, int], chosen: list[Unit]) -> bool:
+    """Whether the chosen casualties can take the hits: targeted hits on their targets,
+    the rest on anything (L785, L1137, L1179)."""
+    ct = sum(1 for u in chosen if chart()[u.type].type == "tank")
+    ca = sum(1 for u in chosen if chart()[u.type].kind == "air")
+    co = len(chosen) - ct - ca
+    return co + max(0, ct - hits.get("tank", 0)) + max(0, ca - hits.get("air", 0)) <= hits.get("any", 0)
+
+
+def _pool(ctx: Ctx, defender: bool) -> list[Unit]:
+    b = ctx.state.battle
+    if defender:
+        return _units(ctx, b["defenders"])
+    return _units(ctx, [i for ids in b["sources"].values() for i in ids])
+
+
+def _auto_casualties(ctx: Ctx, defender: bool) -> None:
+    """Take the casualties at once when the choice makes no difference: no hits, every
+    unit lost, or one kind of unit only."""
+    b = ctx.state.battle
+    hits = b["hits"] if defender else {"any": b["def_hits"]}
+    pool = _pool(ctx, defender)
+    need = max_assignable(hits, pool)
+    types = {u.type for u in pool}
+    if need == 0 or need == len(pool) or (len(types) == 1 and not (hits.get("tank") or hits.get("air"))):
+        _apply_casualties(ctx, defender, pool[:need])
+
+
+def casualties(ctx: Ctx, order: Casualties) -> None:
+    b = ctx.state.battle
+    defender = b["step"] == "def_casualties"
+    hits = b["hits"] if defender else {"any": b["def_hits"]}
+    pool = _pool(ctx, defender)
+    chosen: list[Unit] = []
+    for i in order.ids:
+        u = next((x for x in pool if x.id == i and x not in chosen), None)
+        if u is None:
+            raise refuse(R_FIRE, f"{i} is not a unit that can be taken as a casualty here.")
+        chosen.append(u)
+    for word, n in order.units.items():
+        fit = [u for u in pool if u.type.split(".", 1)[1] == word and u not in chosen]
+        if len(fit) < n:
+            raise refuse(R_FIRE, f"There are {len(fit)} {word.replace('_', ' ')} to take, not {n}.")
+        chosen += fit[:n]
+    need = max_assignable(hits, pool)
+    if len(chosen) != need or not fits(hits, chosen):
+        raise refuse(R_FIRE, f"Choose exactly {need} casualt{'y' if need == 1 else 'ies'}, taking as many hits as "
+                     "possible: targeted hits fall on tanks or air units where there are any (L785).")
+    _apply_casualties(ctx, defender, chosen)
+
+
+def casualty_orders(ctx: Ctx, defender: bool, limit: int = 60):
+    """The legal casualty choices by unit type, for listing (at most ``limit``)."""
+    from itertools import combinations_with_replacement
+
+    b = ctx.state.battle
+    hits = b["hits"] if defender else {"any": b["def_hits"]}
+    pool = _pool(ctx, defender)
+    need = max_assignable(hits, pool)
+    by_type: dict[str, list[Unit]] = {}
+    for u in pool:
+        by_type.setdefault(u.type, []).append(u)
+    n = 0
+    for combo in combinations_with_replacement(sorted(by_type), need):
+        counts: dict[str, int] = {}
+        for t in combo:
+            counts[t] = counts.get(t, 0) + 1
+        if any(counts[t] > len(by_type[t]) for t in counts):
+            continue
+        chosen = [u for t, k in counts.items() for u in by_type[t][:k]]
+        if not fits(hits, chosen):
+            continue
+        yield Casualties(units={t.split(".", 1)[1]: k for t, k in counts.items()})
+        n += 1
+        if n >= limit:
+            return
+
+
+def _apply_casualties(ctx: Ctx, defender: bool, chosen: list[Unit]) -> None:
+    s = ctx.state
+    b = s.battle
+    if defender:
+        # defending casualties fire back before they are removed (L785, L801)
+        b["casualties"] = [u.id for u in chosen]
+        if chosen:
+            ctx.log("battle", f"The defender takes {_names(chosen)} as casualties; they still fire back.")
+        fire_defenders(ctx)
+        return
+    for u in chosen:
+        s.units.remove(u)
+        for ids in b["sources"].values():
+            if u.id in ids:
+                ids.remove(u.id)
+    if chosen:
+        ctx.log("battle", f"The attacker loses {_names(chosen)}.")
+    step4(ctx)
+
+
+def _names(us: list[Unit]) -> str:
+    counts: dict[str, int] = {}
+    for u in us:
+        counts[chart()[u.type].name] = counts.get(chart()[u.type].name, 0) + 1
+    return ", ".join(f"{n} {t}" for t, n in counts.items())
+
+
+def fire_defenders(ctx: Ctx) -> None:
+    """Step 3: each fighting defender with a defence value rolls, casualties included.
+    Tobruk's bonus (and Mareth's against attacks from Tripoli) rerolls results of 9 and
+    10 once (L495, L807; RULINGS: A14). Then the attacker chooses his casualties."""
+    b = ctx.state.battle
+    sp = ctx.board.spaces[b["target"]]
+    bonus: tuple[int, ...] = ()
+    if sp.defensive_bonus:
+        against = sp.defensive_bonus.against
+        if against == "all" or (against.startswith("from:") and against[5:] in b["sources"]):
+            bonus = tuple(sp.defensive_bonus.reroll)
+    hits = 0
+    rolls = []
+    for u in sorted(_units(ctx, b["fighting"]), key=_num):
+        d = chart()[u.type].defense
+        if not d:
+            continue
+        r = _roll(ctx, d, bonus, False, f"{u.id} defends")
+        rolls.append(str(r))
+        hits += r <= d
+    b["def_hits"] = hits
+    ctx.log("dice", f"The defenders roll {' '.join(rolls) or 'nothing'}: {hits} hit(s).")
+    b["step"] = "att_casualties"
+    _auto_casualties(ctx, defender=False)
+
+
+# ------------------------------------------------------------------ step 4
+
+
+def retreat_options(ctx: Ctx) -> list[str]:
+    """Adjacent friendly or neutral territories under their stacking limit, not attacked
+    by land units this turn and not blitzed through (L769, L821)."""
+    s = ctx.state
+    b = s.battle
+    side = defender_side(b)
+    out = []
+    for t in sorted(ctx.board.neighbours(b["target"])):
+        sp = ctx.board.spaces[t]
+        if sp.kind != "territory" or sp.impassable or t in s.attacked or t in s.blitzed:
+            continue
+        if not (ctx.friendly(t, side) or ctx.neutral(t)):
+            continue
+        if ctx.stacked(t, side) >= ctx.limit(t):
+            continue
+        out.append(t)
+    return out
+
+
+def step4(ctx: Ctx) -> None:
+    """Step 4: the defender's casualties go; units that chose to retreat leave (L817-821);
+    Vichy defenders that scored no hit surrender and become Free French (L1071-1073)."""
+    s = ctx.state
+    b = s.battle
+    dead = _units(ctx, b["casualties"])
+    for u in dead:
+        s.units.remove(u)
+    b["defenders"] = [i for i in b["defenders"] if i not in b["casualties"]]
+    b["fighting"] = [i for i in b["fighting"] if i not in b["casualties"]]
+    b["retreating"] = [i for i in b["retreating"] if i not in b["casualties"]]
+    b["casualties"] = []
+    ds = _units(ctx, b["defenders"])
+    if ds and all(u.power == "vichy" for u in ds) and b["def_hits"] == 0:
+        for u in ds:
+            u.power = "free_french"
+        b["defenders"] = []
+        b["fighting"] = []
+        ctx.log("battle", f"The Vichy French in {ctx.name(b['target'])} scored no hit: {len(ds)} unit(s) surrender "
+                "and join the Allies as Free French (L1071-1073).")
+    b["step"] = "retreat"
+    _auto_retreat(ctx)
+
+
+def _room(ctx: Ctx, t: str) -> int:
+    return ctx.limit(t) - ctx.stacked(t, defender_side(ctx.state.battle))
+
+
+def _auto_retreat(ctx: Ctx) -> None:
+    """Retreat without asking where only one answer exists: no territory left (the
+    retreating units are destroyed, L821), or one territory with room for all of them,
+    or units all of one kind."""
+    b = ctx.state.battle
+    if not b["retreating"]:
+        step5(ctx)
+        return
+    pool = _units(ctx, b["retreating"])
+    opts = retreat_options(ctx)
+    if not opts:
+        _retreat(ctx, pool, None)
+    elif len(opts) == 1 and (_room(ctx, opts[0]) >= len(pool) or len({u.type for u in pool}) == 1):
+        _retreat(ctx, pool[: _room(ctx, opts[0])], opts[0])
+
+
+def retreat_to(ctx: Ctx, order: RetreatTo) -> None:
+    b = ctx.state.battle
+    to = ctx.find(order.to, R_RETREAT)
+    opts = retreat_options(ctx)
+    if to not in opts:
+        raise refuse(R_RETREAT, f"The defenders may not retreat to {ctx.name(to)}.",
+                     f"Retreats: {listing(ctx.name(t) for t in opts)}.")
+    pool = _units(ctx, b["retreating"])
+    chosen = [u for u in pool if u.id in order.ids]
+    if len(chosen) != len(set(order.ids)):
+        raise refuse(R_RETREAT, "Name units that are retreating from this battle.")
+    for word, n in order.units.items():
+        fit = [u for u in pool if u.type.split(".", 1)[1] == word and u not in chosen]
+        if len(fit) < n:
+            raise refuse(R_RETREAT, f"{len(fit)} retreating {word.replace('_', ' ')}, not {n}.")
+        chosen += fit[:n]
+    chosen = chosen or pool
+    room = _room(ctx, to)
+    if len(chosen) > room:
+        raise refuse(R_RETREAT, f"{ctx.name(to)} has room for {room} more unit(s) under its stacking limit (L821).")
+    _retreat(ctx, chosen, to)
+
+
+def _retreat(ctx: Ctx, units: list[Unit], to: str | None) -> None:
+    s = ctx.state
+    b = s.battle
+    for u in units:
+        if to is None:
+            s.units.remove(u)
+        else:
+            u.at = to
+    ids = {u.id for u in units}
+    b["retreating"] = [i for i in b["retreating"] if i not in ids]
+    b["defenders"] = [i for i in b["defenders"] if i not in ids]
+    if to is None:
+        ctx.log("battle", f"{_names(units)} find no territory to retreat to and are destroyed (L821).")
+    else:
+        ctx.log("battle", f"{_names(units)} retreat to {ctx.name(to)}.")
+    _auto_retreat(ctx)
+
+
+# ------------------------------------------------------------------ steps 5 and 6
+
+
+def step5(ctx: Ctx) -> None:
+    """Step 5: the battle ends when one side has no units left; scout cars leave after
+    the first round (Hit and Run, L839, L1167); otherwise the attacker presses or ceases."""
+    s = ctx.state
+    b = s.battle
+    attackers = _pool(ctx, False)
+    if not b["defenders"]:
+        conclude(ctx, won=True)
+        return
+    if not attackers:
+        conclude(ctx, won=False)
+        return
+    scouts = [u for u in attackers if is_scout(u)]
+    if scouts:
+        for ids in b["sources"].values():
+            ids[:] = [i for i in ids if i not in {u.id for u in scouts}]
+        ctx.log("battle", f"{len(scouts)} scout car(s) break off after the round (Hit and Run).")
+        if not _pool(ctx, False):
+            conclude(ctx, won=False)
+            return
+    b["step"] = "press"
+
+
+def press_cost(ctx: Ctx, keep: list[Unit]) -> dict[str, int]:
+    b = ctx.state.battle
+    cost: dict[str, int] = {}
+    for src in b["sources"]:
+        n = sum(1 for u in keep if _source(b, u.id) == src and not is_scout(u))
+        if n:
+            cost[src] = ceil(n / 5)
+    return cost
+
+
+def press(ctx: Ctx, order: Press) -> None:
+    """Press: pay 1 supply token per 5 units (or fraction) that go on attacking from each
+    source, from the source or a friendly or neutral territory next to it; the rest
+    retreat and take no further part (L835-837)."""
+    b = ctx.state.battle
+    attackers = _pool(ctx, False)
+    leave = [u for u in attackers if u.id in order.ids]
+    if len(leave) != len(set(order.ids)):
+        raise refuse(R_PRESS, "Name units that are attacking in this battle.")
+    for word, n in order.units.items():
+        fit = [u for u in attackers if u.type.split(".", 1)[1] == word and u not in leave]
+        if len(fit) < n:
+            raise refuse(R_PRESS, f"{len(fit)} attacking {word.replace('_', ' ')}, not {n}.")
+        leave += fit[:n]
+    keep = [u for u in attackers if u not in leave]
+    if not keep:
+        raise refuse(R_PRESS, "Pressing needs at least one attacking unit; 'cease' ends the attack.")
+    side = b["attacker_side"]
+    plan: list[str] = []
+    budget = dict(ctx.state.supply)
+    for src, n in press_cost(ctx, keep).items():
+        places = [t for t in supply_sources(ctx, src, side) if t != b["target"]]
+        got = []
+        for t in places:
+            while budget.get(t, 0) > 0 and len(got) < n:
+                budget[t] -= 1
+                got.append(t)
+        if len(got) < n:
+            raise refuse(R_PRESS, f"Units attacking from {ctx.name(src)} need {n} supply token(s) to press; only "
+                         f"{len(got)} are within reach. Withdraw some of them ('press UNITS' names those that leave).")
+        plan += got
+    _take(ctx, plan, len(plan))
+    keep_ids = {u.id for u in keep}
+    for ids in b["sources"].values():
+        ids[:] = [i for i in ids if i in keep_ids]
+    b["round"] += 1
+    b["step"] = "orders"
+    ctx.log("battle", f"The attacker presses on in {ctx.name(b['target'])} with {len(keep)} unit(s), spending "
+            f"{len(plan)} supply" + (f"; {len(leave)} unit(s) withdraw." if leave else "."))
+
+
+def cease(ctx: Ctx, order: Cease) -> None:
+    ctx.log("battle", f"The attacker ceases the attack on {ctx.name(ctx.state.battle['target'])}.")
+    conclude(ctx, won=False)
+
+
+def conclude(ctx: Ctx, won: bool) -> None:
+    """Step 6: with every defender gone and attacking land units other than scout cars
+    left, they move in until all have or the stacking limit is reached (L853); when not
+    all fit, the attacker names those that go. The battle and its arrows end (L859)."""
+    s = ctx.state
+    b = s.battle
+    target = b["target"]
+    movers = [u for u in _pool(ctx, False) if not is_scout(u)]
+    room = max(ctx.limit(target) - ctx.stacked(target, b["attacker_side"]), 0)
+    if won and movers and len(movers) > room:
+        b["step"] = "advance"
+        b["room"] = room
+        return
+    _end(ctx)
+    if won and movers:
+        occupy(ctx, target, movers)
+    else:
+        ctx.log("battle", f"{ctx.name(target)} stays in the defender's hands.")
+
+
+def advance(ctx: Ctx, order: Advance) -> None:
+    b = ctx.state.battle
+    pool = [u for u in _pool(ctx, False) if not is_scout(u)]
+    chosen = [u for u in pool if u.id in order.ids]
+    if len(chosen) != len(set(order.ids)):
+        raise refuse(R_ADVANCE, "Name attacking land units other than scout cars.")
+    for word, n in order.units.items():
+        fit = [u for u in pool if u.type.split(".", 1)[1] == word and u not in chosen]
+        if len(fit) < n:
+            raise refuse(R_ADVANCE, f"{len(fit)} attacking {word.replace('_', ' ')} may advance, not {n}.")
+        chosen += fit[:n]
+    if len(chosen) != b["room"]:
+        raise refuse(R_ADVANCE, f"Exactly {b['room']} unit(s) move in: as many as the stacking limit allows (L853).")
+    target = b["target"]
+    _end(ctx)
+    occupy(ctx, target, chosen)
+
+
+def _end(ctx: Ctx) -> None:
+    s = ctx.state
+    target = s.battle["target"]
+    s.attacks = [a for a in s.attacks if a["target"] != target]
+    s.battle = None
+
+
+def settle(ctx: Ctx) -> bool:
+    """Take the defender's step-1 answer when there is only one; True while the battle
+    waits on a player."""
+    b = ctx.state.battle
+    if b is None:
+        return False
+    if b["step"] == "orders":
+        opts = order_options(ctx)
+        if opts["fight"] and not opts["withdraw"]:
+            fight(ctx, Fight())
+        elif not opts["fight"] and not opts["stay"]:
+            ctx.log("battle", "No supply token is within reach of the defenders: they must retreat (L765).")
+            withdraw(ctx, Withdraw())
+    return ctx.state.battle is not None

@@ -1,0 +1,423 @@
+"""The Axis & Allies: North Africa ruleset (game id ``aa-na``): whose decision it is, which
+orders are legal, and applying one (ARCHITECTURE: The rules contract).
+
+Each phase lives in its own module: ``convoys`` (Phase 1), ``requisition`` (2),
+``combat_move`` (3), ``conclude`` and ``land_combat`` (4), ``deploy`` (6), with
+``events`` for the round track. Sea combat, air units in combat and Phase 5 are not built
+yet (RULINGS.md, "State of the engine"). Not registered in
+engine/core/registry.py yet.
+
+Roles are players; the number of players (2 to 4, option ``players``) decides who runs
+which powers (The Combatants, L277-301).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.core.errors import IllegalOrder
+from engine.core.events import Event
+from engine.core.orders import Order
+from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
+from engine.games.aa_na import (
+    combat_move,
+    conclude,
+    convoys,
+    deploy,
+    events,
+    land_combat,
+    pack,
+    requisition,
+)
+from engine.games.aa_na.context import Ctx, chart, listing, refuse
+from engine.games.aa_na.orders import (
+    Advance,
+    Blitz,
+    Buy,
+    Casualties,
+    Cease,
+    Declare,
+    Deploy,
+    Done,
+    Fight,
+    LandMine,
+    Move,
+    Press,
+    Repair,
+    Resolve,
+    RetreatTo,
+    SeaMine,
+    Supply,
+    Withdraw,
+    load_order,
+    parse_order,
+)  # fmt: skip
+from engine.games.aa_na.setup import new_game, skipped
+from engine.games.aa_na.state import PHASE_NAME, PHASES, POWER_NAME, TURN_ORDER, State
+
+R_SEQ = "North Africa: Order of Play (L55-62; RULINGS: turn order)"
+R_END = "North Africa: How the Campaign Is Won (L240-259)"
+R_COMBAT = "North Africa: Phase 4, Conduct Combat (L724-730)"
+
+#: The Combatants (L277-301): role -> powers it runs, by number of players
+SEATINGS: dict[int, dict[str, tuple[str, ...]]] = {
+    2: {"axis": ("ger", "ita", "vichy"), "allies": ("uk", "us", "free_french")},
+    3: {"germany": ("ger", "vichy"), "italy": ("ita",), "allies": ("uk", "us", "free_french")},
+    4: {"germany": ("ger", "vichy"), "italy": ("ita",), "uk": ("uk",), "us": ("us", "free_french")},
+}
+
+VERBS = {
+    "requisition": ["buy", "supply", "landmine", "seamine", "repair", "done"],
+    "combat_move": ["move", "blitz", "declare", "done"],
+    "combat": ["resolve", "done"],
+    "noncombat": ["done"],
+    "orders": ["fight", "withdraw"],
+    "def_casualties": ["casualties"],
+    "att_casualties": ["casualties"],
+    "retreat": ["retreat"],
+    "press": ["press", "cease"],
+    "advance": ["advance"],
+    "deploy": ["deploy", "done"],
+}
+
+
+class AxisAndAlliesNorthAfrica:
+    id = "aa-na"
+    title = "Axis & Allies: North Africa"
+
+    def scenarios(self) -> list[Scenario]:
+        return [
+            Scenario(id=s.id, title=s.name, description=f"{s.date}; rounds {s.first_round}-14 (L244-246).")
+            for s in pack.load_setup().scenarios
+        ]
+
+    def _players(self, options: dict[str, Any] | None) -> int:
+        n = int((options or {}).get("players", 2))
+        if n not in SEATINGS:
+            raise IllegalOrder("North Africa: The Combatants (L273-301)", f"{n} players: the game takes 2 to 4.")
+        return n
+
+    def roles(self, scenario: str, options: dict[str, Any] | None = None) -> list[str]:
+        return list(SEATINGS[self._players(options)])
+
+    def role_of(self, state: State, power: str) -> str:
+        for role, powers in SEATINGS[state.players].items():
+            if power in powers:
+                return role
+        raise KeyError(power)  # pragma: no cover
+
+    def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> State:
+        ids = [s.id for s in pack.load_setup().scenarios]
+        if scenario not in ids:
+            raise IllegalOrder("North Africa: Special Rules for the Scenarios (L998-1059)",
+                               f"There is no scenario {scenario!r}.", f"The scenarios are: {', '.join(ids)}.")
+        state = new_game(scenario, self._players(options), {k: v for k, v in options.items() if k != "players"})
+        ctx = Ctx(state, dice)
+        settle(ctx)
+        return ctx.state
+
+    # -- questions -------------------------------------------------------------
+
+    def progress(self, state: State) -> Progress:
+        return Progress(turn=state.round, player=state.power, phase=state.phase)
+
+    def result(self, state: State) -> Result | None:
+        if not state.over:
+            return None
+        return Result(winner=state.winner, level="victory", text=state.result_text)
+
+    def prompt(self, state: State) -> Prompt:
+        s = state
+        base = {"turn": s.round, "phase": s.phase}
+        if s.over:
+            return Prompt(role=None, kind="over", text=f"The game is over. {s.result_text}", **base)
+        head = f"Round {s.round}, {POWER_NAME[s.power]}"
+        if s.battle is not None:
+            return self._battle_prompt(s, base)
+        texts = {
+            "requisition": f"{head}: requisition reinforcements ({s.rp} RP; 'buy N TYPE ...', 'supply N', "
+            "'landmine TERRITORY FACING', 'seamine ZONE'" + (", 'repair'" if s.power == "uk" else "") + " or 'done').",
+            "combat_move": f"{head}: combat move and attack declaration ('move UNITS FROM ... TO', "
+            "'declare FROM TARGET [UNITS] [pay SPACE ...]' or 'done').",
+            "combat": f"{head}: conduct combat ("
+            + (f"attacks: {', '.join(sorted({a['target'] for a in s.attacks}))}; 'resolve TARGET [UNITS]'"
+               if s.attacks else "no attacks declared; 'done'") + ").",
+            "noncombat": f"{head}: noncombat move ('done').",
+            "deploy": f"{head}: deploy reinforcements and assign convoy escorts ("
+            + (f"in the Reinforcements Zone: {_reserve_text(s)}; " if s.reserves.get(s.power) else "")
+            + "'deploy UNITS [from STAGING] TO' or 'done').",
+        }
+        return Prompt(role=self.role_of(s, s.power), kind=s.phase, verbs=VERBS[s.phase], text=texts[s.phase], **base)
+
+    def _battle_prompt(self, s: State, base: dict[str, Any]) -> Prompt:
+        b = s.battle
+        ctx = Ctx(s, _NoDice())
+        step = b["step"]
+        where = f"Battle for {ctx.name(b['target'])}, round {b['round']}"
+        defender = self.role_of(s, land_combat.defending_power(ctx, b))
+        attacker = self.role_of(s, s.power)
+        if step == "orders":
+            opts = land_combat.order_options(ctx)
+            choices = [c for c, ok in (("'fight [SPACE]'", opts["fight"]), ("'withdraw'", opts["withdraw"]),
+                                        ("'withdraw stay'", opts["stay"])) if ok]
+            text = f"{where}: the defenders fight (1 supply unless all are exempt) or retreat: {', '.join(choices)}."
+            role = defender
+        elif step in ("def_casualties", "att_casualties"):
+            mine = step == "def_casualties"
+            hits = b["hits"] if mine else {"any": b["def_hits"]}
+            pool = land_combat._pool(ctx, mine)
+            need = land_combat.max_assignable(hits, pool)
+            extra = ""
+            if mine and (hits.get("tank") or hits.get("air")):
+                extra = f" ({hits.get('tank', 0)} must fall on tanks and {hits.get('air', 0)} on air units where possible)"
+            text = (f"{where}: choose {need} casualt{'y' if need == 1 else 'ies'}{extra} among "
+                    f"{land_combat._names(pool)} ('casualties UNITS').")
+            role = defender if mine else attacker
+        elif step == "retreat":
+            opts = land_combat.retreat_options(ctx)
+            text = (f"{where}: retreating defenders ({land_combat._names(land_combat._units(ctx, b['retreating']))}) go "
+                    f"to {listing(opts)} ('retreat TO [UNITS]').")
+            role = defender
+        elif step == "press":
+            text = f"{where}: 'press' on (naming units that withdraw: 'press UNITS') or 'cease'."
+            role = attacker
+        else:
+            text = f"{where}: won; {b['room']} unit(s) fit under the stacking limit: 'advance UNITS'."
+            role = attacker
+        return Prompt(role=role, kind=step, verbs=VERBS[step], text=text, **base)
+
+    # -- orders ----------------------------------------------------------------
+
+    def parse_order(self, text: str) -> Order:
+        return parse_order(text)
+
+    def load_order(self, data: dict[str, Any]) -> Order:
+        return load_order(data)
+
+    def legal_orders(self, state: State, role: str | None = None) -> list[Order]:
+        p = self.prompt(state)
+        if p.role is None or (role is not None and role != p.role):
+            return []
+        ctx = Ctx(state, _NoDice())
+        out: list[Order] = []
+        if p.kind == "requisition":
+            for row in chart().values():
+                if row.power == state.power and row.cost and row.cost <= state.rp and not row.optional:
+                    out.append(Buy(units={row.id.split(".", 1)[1]: 1}))
+            if state.rp >= 1:
+                out.append(Supply(amount=1))
+        elif p.kind == "combat_move":
+            out += list(combat_move.legal_moves(ctx))
+            out += list(combat_move.legal_blitzes(ctx))
+            out += list(combat_move.legal_declarations(ctx))
+        elif p.kind == "combat":
+            for t in sorted({a["target"] for a in state.attacks}):
+                out += [Resolve(target=t), Resolve(target=t, raid=True)]
+                sources = sorted({a["source"] for a in state.attacks if a["target"] == t})
+                if len(sources) > 1:
+                    out += [Resolve(target=t, main=src) for src in sources]
+        elif p.kind == "orders":
+            opts = land_combat.order_options(ctx)
+            out += [Fight()] if opts["fight"] else []
+            out += [Withdraw()] if opts["withdraw"] else []
+            out += [Withdraw(stay=True)] if opts["stay"] else []
+        elif p.kind in ("def_casualties", "att_casualties"):
+            out += list(land_combat.casualty_orders(ctx, p.kind == "def_casualties"))
+        elif p.kind == "retreat":
+            kinds = sorted({u.type for u in land_combat._units(ctx, state.battle["retreating"])})
+            for t in land_combat.retreat_options(ctx):
+                out.append(RetreatTo(to=t))
+                out += [RetreatTo(to=t, units={k.split(".", 1)[1]: 1}) for k in kinds]
+        elif p.kind == "press":
+            out += [Press(), Cease()]
+        elif p.kind == "advance":
+            pool = [u for u in land_combat._pool(ctx, False)]
+            out += [Advance(ids=[u.id for u in pool[: state.battle["room"]]])]
+        elif p.kind == "deploy":
+            for t, n in state.reserves.get(state.power, {}).items():
+                if n:
+                    word = "supply" if t == "supply" else t.split(".", 1)[1]
+                    for to in deploy.places(ctx, t, None):
+                        out.append(Deploy(units={word: 1}, to=to))
+        if p.kind in VERBS and "done" in VERBS[p.kind]:
+            out.append(Done())
+        good = []
+        for o in out:  # only what apply accepts is listed
+            try:
+                _dispatch(Ctx(state.clone(), _NoDice()), p.kind, o)
+            except IllegalOrder:
+                continue
+            except _Rolled:  # it passed every check and went on to roll dice
+                pass
+            good.append(o)
+        return good
+
+    def apply(self, state: State, role: str, order: Order, dice: Dice) -> tuple[State, list[Event]]:
+        p = self.prompt(state)
+        check_turn(p, role, order.verb, sequence_rule=R_SEQ, end_rule=R_END,
+                   step=PHASE_NAME.get(state.phase, state.phase))
+        ctx = Ctx(state.clone(), dice)
+        _dispatch(ctx, p.kind, order)
+        settle(ctx)
+        return ctx.state, ctx.events
+
+    # -- state -----------------------------------------------------------------
+
+    def view(self, state: State, role: str | None) -> dict[str, Any]:
+        """Everything on the board is open information in this game so far: units,
+        markers, supply, mines and the Reinforcements Zone are all on the table."""
+        d = state.to_dict()
+        d.pop("options", None)
+        return d
+
+    def dump_state(self, state: State) -> dict[str, Any]:
+        return state.to_dict()
+
+    def load_state(self, data: dict[str, Any]) -> State:
+        return State.from_dict(data)
+
+    def invariant_problems(self, state: State) -> list[str]:
+        ctx = Ctx(state, _NoDice())
+        out = []
+        for t in {u.at for u in state.units}:
+            sp = ctx.board.spaces.get(t)
+            if sp is None:
+                out.append(f"a unit stands on unknown space {t!r}")
+                continue
+            if sp.kind == "territory":
+                for side in ("axis", "allies"):
+                    if ctx.stacked(t, side) > ctx.limit(t):
+                        out.append(f"{t}: {side} over the stacking limit")
+        out += [f"negative supply in {k}" for k, v in state.supply.items() if v < 0]
+        return out
+
+    def datapack_version(self) -> str:
+        """The versions of the four pack files, joined: a replay checks it is read against
+        the same board, charts, set-up and tables."""
+        files = (pack.load_board().pack, pack.load_units(), pack.load_setup(), pack.load_tables())
+        return "+".join(f.header.version for f in files)
+
+
+def _reserve_text(s: State) -> str:
+    rows = chart()
+    return ", ".join(
+        f"{n} {'supply' if t == 'supply' else rows[t].name}" for t, n in s.reserves[s.power].items() if n
+    )
+
+
+class _Rolled(Exception):
+    """Raised by the dice of a trial run: the order was accepted and dice were next."""
+
+
+class _NoDice:
+    def roll(self, sides: int, purpose: str = "") -> int:
+        raise _Rolled(purpose)
+
+
+def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
+    s = ctx.state
+    match kind, order:
+        case "requisition", Buy():
+            requisition.buy(ctx, order)
+        case "requisition", Supply():
+            requisition.buy_supply(ctx, order)
+        case "requisition", LandMine():
+            requisition.land_mine(ctx, order)
+        case "requisition", SeaMine():
+            requisition.sea_mine(ctx, order)
+        case "requisition", Repair():
+            requisition.repair(ctx)
+        case "requisition", Done():
+            if s.rp:
+                ctx.log("income", f"{POWER_NAME[s.power]} leaves {s.rp} RP unspent; they are lost (L565).")
+            s.rp = 0
+            s.phase = "combat_move"
+        case "combat_move", Blitz():
+            combat_move.blitz(ctx, order)
+        case "combat_move", Move():
+            combat_move.move(ctx, order)
+        case "combat_move", Declare():
+            combat_move.declare(ctx, order)
+        case "combat_move", Done():
+            combat_move.check_done(ctx)
+            s.phase = "combat"
+        case "combat", Resolve():
+            conclude.resolve(ctx, order)
+        case "orders", Fight():
+            land_combat.fight(ctx, order)
+        case "orders", Withdraw():
+            land_combat.withdraw(ctx, order)
+        case ("def_casualties" | "att_casualties"), Casualties():
+            land_combat.casualties(ctx, order)
+        case "retreat", RetreatTo():
+            land_combat.retreat_to(ctx, order)
+        case "press", Press():
+            land_combat.press(ctx, order)
+        case "press", Cease():
+            land_combat.cease(ctx, order)
+        case "advance", Advance():
+            land_combat.advance(ctx, order)
+        case "combat", Done():
+            if s.attacks:
+                raise refuse(R_COMBAT, "Every declared attack must be carried out (L726).",
+                             f"Declared: {listing(ctx.name(a['target']) for a in s.attacks)}.")
+            s.phase = "noncombat"
+        case "noncombat", Done():
+            s.phase = "deploy"
+            events.run(ctx, s.round, s.power, 6)
+        case "deploy", Deploy():
+            deploy.deploy(ctx, order)
+        case "deploy", Done():
+            deploy.finish(ctx)
+            _end_turn(ctx)
+        case _:  # pragma: no cover - verbs are checked against the prompt first
+            raise refuse(R_SEQ, f"'{order.verb}' is not accepted now.")
+
+
+def _end_turn(ctx: Ctx) -> None:
+    """The next power in the turn order, skipping turns the scenario skips (L1002-1054);
+    the game ends after round 14 (L250)."""
+    s = ctx.state
+    for u in s.units:
+        u.moved = 0
+        u.path = []
+        u.blitz = False
+        u.captured = False
+    s.attacks = []
+    s.blitzed = []
+    s.attacked = []
+    s.bought = {}
+    while True:
+        i = TURN_ORDER.index(s.power) + 1
+        if i == len(TURN_ORDER):
+            if s.round >= pack.load_tables().limits["last_round"]:
+                s.over = True
+                s.result_text = "Round 14 is over (victory levels are not scored yet)."
+                return
+            s.round += 1
+            i = 0
+            events.run(ctx, s.round, None, 0)
+        s.power = TURN_ORDER[i]
+        if not skipped(s, s.round, s.power):
+            break
+    s.phase = PHASES[0]
+    ctx.log("turn", f"Round {s.round}: {POWER_NAME[s.power]}'s turn.")
+
+
+def settle(ctx: Ctx) -> None:
+    """Run the steps that need no decision: Phase 1 advances the convoys on its own, and
+    Phase 2 opens by working out the RP (L563-565)."""
+    s = ctx.state
+    if s.over:
+        return
+    if s.battle is not None:
+        land_combat.settle(ctx)
+        return
+    if s.phase == "convoys":
+        convoys.advance(ctx)
+        s.phase = "requisition"
+        requisition.begin(ctx)
+
+
+RULESET = AxisAndAlliesNorthAfrica()
+__all__ = ["AxisAndAlliesNorthAfrica", "RULESET", "SEATINGS"]

@@ -1,0 +1,121 @@
+"""The dynamic state of an Axis & Allies: North Africa game (digest 11.1).
+
+The board, the charts and the scenarios are static data (``pack``); this holds only what
+changes: where each unit is, who controls which territory, the supply tokens on the board
+and in convoys, the Reinforcements Zone, the mines, and where the turn stands.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+#: powers that take turns, in the ruled turn order (RULINGS: turn order; digest 1)
+TURN_ORDER = ("ger", "uk", "ita", "us")
+#: every power whose units stand on the board: France splits into Vichy (Axis, owned by
+#: the Germany player) and Free France (Allies, run by the US player) (The Combatants, L273;
+#: Special Rules for the Scenarios, L1063-1083)
+SIDE = {"ger": "axis", "ita": "axis", "vichy": "axis", "uk": "allies", "us": "allies", "free_french": "allies"}
+POWER_NAME = {
+    "ger": "Germany",
+    "ita": "Italy",
+    "vichy": "Vichy France",
+    "uk": "the United Kingdom",
+    "us": "the United States",
+    "free_french": "Free France",
+}
+SIDE_NAME = {"axis": "the Axis", "allies": "the Allies"}
+#: the phases of a power's turn (Order of Play, L55-62)
+PHASES = ("convoys", "requisition", "combat_move", "combat", "noncombat", "deploy")
+PHASE_NAME = {
+    "convoys": "Phase 1: Advance Convoys",
+    "requisition": "Phase 2: Requisition Reinforcements",
+    "combat_move": "Phase 3: Combat Move and Attack Declaration",
+    "combat": "Phase 4: Conduct Combat",
+    "noncombat": "Phase 5: Noncombat Move",
+    "deploy": "Phase 6: Deploy Reinforcements and Assign Convoy Escorts",
+}
+
+
+@dataclass
+class Unit:
+    id: str
+    #: the row of the reference chart (``ger.tank``, ``fra.infantry``)
+    type: str
+    power: str
+    at: str
+    #: movement points spent in the combat move this turn (Land Unit Movement, L636-638)
+    moved: int = 0
+    #: the path of this turn's combat move, start included
+    path: list[str] = field(default_factory=list)
+    #: hits taken (battleships take two, L579)
+    hits: int = 0
+    #: moved this turn by a blitz (Tanks, Mechanized Infantry, and Blitzing, L644-648)
+    blitz: bool = False
+    #: a truck captured this turn, which may not make a noncombat move (L748)
+    captured: bool = False
+
+
+@dataclass
+class State:
+    scenario: str
+    players: int
+    options: dict[str, Any]
+    round: int
+    power: str
+    phase: str
+    units: list[Unit]
+    #: RP territory -> controlling power (only RP territories carry markers, L485)
+    control: dict[str, str]
+    #: convoy sea zone -> powers whose control markers are in it (Convoy Sea Zones, L515)
+    convoy_markers: dict[str, list[str]]
+    #: territory -> total value of the supply tokens in it (1s and 5s trade freely there, L696)
+    supply: dict[str, int]
+    #: convoy sea zone -> power -> supply stacked on that power's marker (L698-700)
+    convoy_supply: dict[str, dict[str, int]]
+    #: power -> the Reinforcements Zone: unit type -> count, and ``supply`` -> tokens' value
+    reserves: dict[str, dict[str, int]]
+    #: land mines: {"territory", "facing", "tokens": [1|2, ...]} (L587)
+    land_mines: list[dict[str, Any]]
+    #: sea zone -> power -> sea mine tokens (power-specific, L589)
+    sea_mines: dict[str, dict[str, int]]
+    #: RP left to spend this phase 2 (unspent RP are lost, L565)
+    rp: int = 0
+    #: what was placed this turn, for the once-a-turn limits of phase 2 (L565-589)
+    bought: dict[str, Any] = field(default_factory=dict)
+    #: declared attacks: {"id","source","target","units","paid","combat"} (L700-722)
+    attacks: list[dict[str, Any]] = field(default_factory=list)
+    #: chart row -> pieces set aside until an event adds them to the pool (L1008, L1020)
+    set_aside: dict[str, int] = field(default_factory=dict)
+    #: attacks the scenario declares for Phase 4 of round 7 (L1034, L1052)
+    scenario_attacks: list[dict[str, Any]] = field(default_factory=list)
+    #: territories blitzed into or through this turn: no combat move into or through
+    #: them (L634), no retreat into them (L769)
+    blitzed: list[str] = field(default_factory=list)
+    #: territories attacked by land units this turn: no retreat into them (L769, L821)
+    attacked: list[str] = field(default_factory=list)
+    #: the land combat being fought (``land_combat``), or None
+    battle: dict[str, Any] | None = None
+    next_id: int = 1
+    over: bool = False
+    winner: str | None = None
+    result_text: str = ""
+
+    def clone(self) -> State:
+        return copy.deepcopy(self)
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> State:
+        d = dict(data)
+        d["units"] = [Unit(**u) for u in d["units"]]
+        return cls(**d)
+
+    def new_unit(self, type_id: str, power: str, at: str) -> Unit:
+        u = Unit(id=f"u{self.next_id}", type=type_id, power=power, at=at)
+        self.next_id += 1
+        self.units.append(u)
+        return u
