@@ -114,6 +114,28 @@ BATTLES: list[tuple[str, Force, Force, dict]] = [
         {"sea": True, "rounds": 3},
     ),
     (
+        "sea, 46 against 48, 39 rounds at most (search)",
+        {
+            "battleship": 5,
+            "destroyer": 2,
+            "submarine": 15,
+            "carrier": 1,
+            "fighter": 14,
+            "bomber": 7,
+            "transport": 4,
+        },
+        {
+            "battleship": 12,
+            "destroyer": 1,
+            "submarine": 12,
+            "carrier": 3,
+            "fighter": 8,
+            "bomber": 11,
+            "transport": 1,
+        },
+        {"sea": True, "rounds": 39},
+    ),
+    (
         "amphibious, 8 + 2 ships against 8",
         {"infantry": 4, "artillery": 2, "tank": 1, "fighter": 1},
         {"infantry": 6, "tank": 1, "fighter": 1},

@@ -236,3 +236,32 @@ def test_a_round_limit_far_beyond_the_end_of_the_battle_costs_no_more(
     limited = odds.battle_odds(attackers, defenders, rounds=10_000, **options)
     assert 0 < len(rounds_stepped) < 1_000
     assert_same(limited, odds.battle_odds(attackers, defenders, **options), tolerance=1e-12)
+
+
+@pytest.mark.parametrize("rounds", [2, 3, 6])
+@pytest.mark.parametrize(
+    ("attackers", "defenders"),
+    [
+        # destroyers on both sides: casualties of the submarines' fire still fire
+        (
+            {"destroyer": 2, "submarine": 3, "fighter": 2, "battleship": 1},
+            {"destroyer": 1, "submarine": 2, "carrier": 1, "fighter": 1, "battleship": 1},
+        ),
+        # a destroyer on one side only, submarines on both
+        (
+            {"submarine": 4, "bomber": 2, "battleship": 1},
+            {"destroyer": 2, "submarine": 2, "transport": 2},
+        ),
+        # no destroyer at all: the opening fire and the main fire are apart
+        ({"submarine": 4, "battleship": 2}, {"submarine": 3, "carrier": 1, "fighter": 2}),
+    ],
+)
+def test_a_sea_battle_with_a_round_limit_agrees_with_the_plain_reference(
+    monkeypatch, attackers, defenders, rounds
+):
+    """Sea battles stopped by a round limit while still going, each kind of opening fire."""
+    options = {"sea": True, "rounds": rounds}
+    fast, slow = both(monkeypatch, attackers, defenders, options)
+    assert_same(fast, slow, tolerance=1e-12)
+    assert fast.attacker_retreat > 1e-5  # the limit stops battles still going
+    assert abs(fast.attacker_win + fast.defender_win + fast.draw - 1) < 1e-12

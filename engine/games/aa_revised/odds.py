@@ -12,7 +12,8 @@ Every hit that lands takes a hit point away, so a cycle either leaves the battle
 was or strictly lowers the hit points left on the board. The pairs of states are
 therefore processed from the most hit points down, each once; the chance that a cycle
 changes nothing is divided out (a geometric series), which makes an unlimited battle
-exact. With a cycle limit the cycles are stepped through one by one instead.
+exact. With a cycle limit the cycles are stepped through one by one instead; at sea
+the last of them is kept by its sums only (:class:`_Tail`), as the odds need no more.
 
 States are shared by every branch that reaches them: the first cycle (antiaircraft
 fire, bombardment) only sets how much each pair starts with. On land every later cycle
@@ -77,6 +78,10 @@ Spread = tuple[list[int], list[float]]
 #: holds a matrix of defender states by defender states for each (small batches keep
 #: those in the processor's cache: 48 was the fastest of 32-256 on the bench)
 _CHUNK = 48
+
+#: cells of a grid moved together by :meth:`_Battle._step_sea` (about a megabyte of
+#: arrays: larger ones are fresh memory from the system each time, which costs more)
+_BATCH = 1 << 16
 
 #: a chance this small (and below) of a state still fighting (on land: an attacker
 #: state, whatever the defender) is let go, up to :data:`_NEGLIGIBLE_TOTAL` in all: the
@@ -1047,6 +1052,66 @@ class _Battle:
                     main[a_chain[k]] += fired_np * col
         return expected, solved
 
+    def _step_sea(self, grid: np.ndarray, rounds: int) -> tuple[float, int, _Tail | None]:
+        """Every cycle after the first at sea with a round limit, ``rounds - 1`` of them,
+        stepped one at a time; what is still fighting after them stays where it is
+        (:meth:`solve` has the attacker withdraw).
+
+        Each pair's cycle (:meth:`cycle`) is kept as the cells ``a * nd + d`` it leads to
+        and their chances (:func:`_cells`), worked out once and reused by later cycles.
+        The last cycle is not kept as a grid: the odds need only each side's states
+        apart and the outcome, which are sums of each block's two spreads taken apart
+        (:class:`_Tail`), so its blocks are never multiplied out.
+
+        ``grid`` holds the chance of each pair after the first cycle and is updated in
+        place (without the last cycle's mass, which is in the tail). Returns the
+        expected number of cycles after the first, the number of pairs whose cycle was
+        worked out, and the tail (None if the battle was over before the last cycle)."""
+        att, dfn = self.att, self.dfn
+        na, nd = len(att.states), len(dfn.states)
+        #: each pair's cycle as the cells (a * nd + d) it leads to and their chances
+        memo: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        a_fights = np.array([self.fights(a) for a in range(na)])
+        fighting = a_fights[:, None] & np.array(dfn.alive)[None, :]
+        budget = _NEGLIGIBLE_TOTAL
+        expected = 0.0
+        for step in range(rounds - 1):
+            going = grid * fighting
+            budget = _let_go(grid, going, budget, pairs=True)
+            if not going.any():
+                break  # every battle that goes on is over (or let go)
+            expected += float(going.sum())
+            flat = going.ravel()
+            pairs = np.flatnonzero(flat).tolist()
+            grid -= going
+            if step == rounds - 2:
+                blocks = [self.cycle(*divmod(p, nd), first=False) for p in pairs]
+                fresh = sum(p not in memo for p in pairs)
+                return expected, len(memo) + fresh, _Tail(blocks, flat[pairs], na, nd)
+            cells, chances, sizes = [], [], []
+            held = 0
+            flat_grid = grid.reshape(-1)
+            for n, pair in enumerate(pairs, 1):
+                got = memo.get(pair)
+                if got is None:
+                    got = memo[pair] = _cells(
+                        self.cycle(*divmod(pair, nd), first=False), nd, self._arrays
+                    )
+                cells.append(got[0])
+                chances.append(got[1])
+                sizes.append(len(got[0]))
+                held += sizes[-1]
+                if held < _BATCH and n < len(pairs):
+                    continue
+                # a batch of pairs at a time keeps the arrays small (and reused)
+                weights = np.repeat(flat[pairs[n - len(cells) : n]], sizes)
+                flat_grid += np.bincount(
+                    np.concatenate(cells), np.concatenate(chances) * weights, minlength=na * nd
+                )
+                cells, chances, sizes = [], [], []
+                held = 0
+        return expected, len(memo), None
+
     def opening(self, a: int, d: int, first: bool) -> tuple[Spread, Spread, bool, bool]:
         """What happens before the main fire of a cycle from (a, d): each side's
         distribution after it (antiaircraft fire and bombardment in the first cycle,
@@ -1071,7 +1136,9 @@ class _Battle:
         return a_open, d_open, protect_a, protect_d
 
     def _arrays(self, spread: Spread) -> tuple[np.ndarray, np.ndarray]:
-        """A spread kept by this battle (in :attr:`_memo` or :attr:`_mixes`) as arrays."""
+        """A spread as arrays, kept by the spread's id: for one kept by this battle (in
+        :attr:`_memo` or :attr:`_mixes`), or one that this cache keeps alive with it,
+        so that its id is never another spread's."""
         got = self._spread_arrays.get(id(spread))
         if got is None or got[2] is not spread:
             got = (np.array(spread[0]), np.array(spread[1]), spread)
@@ -1128,36 +1195,18 @@ class _Battle:
         processed = 1
         #: pairs where the battle stops with both sides standing: the attacker leaves
         left: set[tuple[int, int]] = set()
+        #: what the last cycle of a sea battle with a round limit adds, by its sums only
+        #: (:meth:`_step_sea`)
+        tail: _Tail | None = None
         if not self.sea:
             grid, extra, solved = self._solve_land_arrays(grid, left, rounds)
             expected_rounds += extra
             processed += solved
         elif rounds is not None:
             grid = np.array(live)
-            #: each pair's cycle as the cells (a * nd + d) it leads to and their chances
-            memo: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-            a_fights = np.array([self.fights(a) for a in range(na)])
-            fighting = a_fights[:, None] & np.array(dfn.alive)[None, :]
-            budget = _NEGLIGIBLE_TOTAL
-            for _ in range(rounds - 1):
-                going = grid * fighting
-                budget = _let_go(grid, going, budget, pairs=True)
-                if not going.any():
-                    break  # every battle that goes on is over (or let go)
-                expected_rounds += float(going.sum())
-                cells, chances = [], []
-                flat = going.ravel()
-                for pair in np.flatnonzero(flat).tolist():
-                    got = memo.get(pair)
-                    if got is None:
-                        got = memo[pair] = _cells(self.cycle(*divmod(pair, nd), first=False), nd)
-                    cells.append(got[0])
-                    chances.append(got[1] * flat[pair])
-                moved = np.bincount(
-                    np.concatenate(cells), np.concatenate(chances), minlength=na * nd
-                )
-                grid = grid - going + moved.reshape(na, nd)
-            processed += len(memo)
+            extra, stepped, tail = self._step_sea(grid, rounds)
+            expected_rounds += extra
+            processed += stepped
         elif not att.restricted_air and self._dying_dice() is not None:
             grid = np.array(live)
             extra, processed_land = self._solve_sea(grid, left)
@@ -1190,7 +1239,18 @@ class _Battle:
             _DRAW: float((grid * (~a_alive & ~d_holds)).sum()),
             _LEFT: float((grid * (a_alive & d_alive)).sum()),
         }
-        att_left, def_left = grid.sum(axis=1).tolist(), grid.sum(axis=0).tolist()
+        att_sums, def_sums = grid.sum(axis=1), grid.sum(axis=0)
+        if tail is not None:
+            for outcome, a_part, d_part in (
+                (_WIN, a_alive, ~d_alive),
+                (_LOSS, ~a_alive, d_holds),
+                (_DRAW, ~a_alive, ~d_holds),
+                (_LEFT, a_alive, d_alive),
+            ):
+                totals[outcome] += tail.total(a_part.ravel(), np.broadcast_to(d_part, (1, nd))[0])
+            att_sums = att_sums + tail.att
+            def_sums = def_sums + tail.dfn
+        att_left, def_left = att_sums.tolist(), def_sums.tolist()
         att_surv: dict[Survivors, float] = {}
         def_surv: dict[Survivors, float] = {}
         for side, chances, out in ((att, att_left, att_surv), (dfn, def_left, def_surv)):
@@ -1270,12 +1330,67 @@ def _let_go(grid: np.ndarray, going: np.ndarray, budget: float, pairs: bool = Fa
     return budget
 
 
-def _cells(blocks: Blocks, nd: int) -> tuple[np.ndarray, np.ndarray]:
-    """A cycle's outcome as the cells ``a * nd + d`` of a grid and their chances."""
+class _Tail:
+    """The last cycle of a battle, kept by sums only: what it adds to each attacker
+    state (``att``) and defender state (``dfn``) whatever the other side's, and per
+    block the sums of its two spreads, from which :meth:`total` gives what it adds
+    to any set of pairs made of a set of attacker states and one of defender states
+    (a block adds ``c * A[a] * D[d]`` to each pair)."""
+
+    def __init__(self, cycles: list[Blocks], masses: np.ndarray, na: int, nd: int) -> None:
+        a_idx: list[int] = []
+        a_prob: list[float] = []
+        d_idx: list[int] = []
+        d_prob: list[float] = []
+        weights: list[float] = []
+        a_len: list[int] = []
+        d_len: list[int] = []
+        for blocks, mass in zip(cycles, masses.tolist(), strict=True):
+            for w, (ai, ap), (di, dp) in blocks:
+                weights.append(w * mass)
+                a_idx += ai
+                a_prob += ap
+                d_idx += di
+                d_prob += dp
+                a_len.append(len(ai))
+                d_len.append(len(di))
+        n = len(weights)
+        self._a_block = np.repeat(np.arange(n), a_len)
+        self._d_block = np.repeat(np.arange(n), d_len)
+        self._a_idx, self._d_idx = np.array(a_idx, dtype=np.intp), np.array(d_idx, dtype=np.intp)
+        self._a_prob, self._d_prob = np.array(a_prob), np.array(d_prob)
+        self._c = np.array(weights)
+        self._n = n
+        a_sum = np.bincount(self._a_block, self._a_prob, minlength=n)
+        d_sum = np.bincount(self._d_block, self._d_prob, minlength=n)
+        self.att = np.bincount(
+            self._a_idx, self._a_prob * (self._c * d_sum)[self._a_block], minlength=na
+        )
+        self.dfn = np.bincount(
+            self._d_idx, self._d_prob * (self._c * a_sum)[self._d_block], minlength=nd
+        )
+
+    def total(self, a_part: np.ndarray, d_part: np.ndarray) -> float:
+        """What the cycle adds to the pairs of an attacker state in ``a_part`` and a
+        defender state in ``d_part`` (both masks over the states)."""
+        a_in = np.bincount(self._a_block, self._a_prob * a_part[self._a_idx], minlength=self._n)
+        d_in = np.bincount(self._d_block, self._d_prob * d_part[self._d_idx], minlength=self._n)
+        return float((self._c * a_in * d_in).sum())
+
+
+def _cells(
+    blocks: Blocks, nd: int, arrays: Callable[[Spread], tuple[np.ndarray, np.ndarray]]
+) -> tuple[np.ndarray, np.ndarray]:
+    """A cycle's outcome as the cells ``a * nd + d`` of a grid and their chances;
+    ``arrays`` gives a spread as arrays (:meth:`_Battle._arrays`)."""
     cells, chances = [], []
-    for w, (ai, ap), (di, dp) in blocks:
-        cells.append((np.asarray(ai)[:, None] * nd + np.asarray(di)).ravel())
-        chances.append(np.outer(ap, dp).ravel() * w)
+    for w, la, ld in blocks:
+        ai, ap = arrays(la)
+        di, dp = arrays(ld)
+        cells.append((ai[:, None] * nd + di).ravel())
+        chances.append((ap[:, None] * (dp * w)).ravel())
+    if len(cells) == 1:
+        return cells[0], chances[0]
     return np.concatenate(cells), np.concatenate(chances)
 
 
