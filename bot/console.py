@@ -310,9 +310,11 @@ def state_dir() -> Path:
 def _db_key(db: str) -> str:
     """The database as the console's state files name it: a file's full path, or a
     PostgreSQL URL without its password."""
-    from bot.store_pg import is_pg_url, safe_url
+    if db.split("://", 1)[0] not in ("postgresql", "postgres"):  # as store_pg.is_pg_url
+        return str(Path(db).resolve())  # (store_pg imports psycopg: 0.1 s a command)
+    from bot.store_pg import safe_url
 
-    return safe_url(db) if is_pg_url(db) else str(Path(db).resolve())
+    return safe_url(db)
 
 
 def _remembered() -> dict[str, str]:

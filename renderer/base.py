@@ -1,9 +1,9 @@
 """The static layer: terrain, hexsides, roads, features, labels and the legend.
 
 None of it changes during a game, so it is drawn once per map pack, style and image width
-and kept in memory; each turn copies it and draws only the pieces and the last actions.
-Shapes are drawn at twice the size and scaled down (smooth edges); text is drawn after,
-at full size, so that it stays crisp.
+and kept in memory (and on disk, for the next process); each turn copies it and draws only
+the pieces and the last actions. Shapes are drawn at twice the size and scaled down
+(smooth edges); text is drawn after, at full size, so that it stays crisp.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from PIL import Image, ImageChops, ImageDraw
 
 from engine.core.hexgrid import hexside
 from engine.core.view import CounterView
-from renderer import glyphs
+from renderer import diskcache, glyphs
 from renderer.board import Board
 from renderer.counters import Sprite, badge, counter_sprite
 from renderer.fonts import Font, draw_text, fit, font, printable, width_of
@@ -53,14 +53,18 @@ _CACHE_MAX = 8
 
 
 def base_layer(board: Board, style: Style, width: int) -> BaseLayer:
-    """The cached static layer for this map, style and width (drawn on first use)."""
+    """The cached static layer for this map, style and width: drawn on first use, or read
+    back from the disk copy an earlier process left (:mod:`renderer.diskcache`)."""
     key = (board.game, board.fingerprint, style.fingerprint, str(width))
     with _lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-        layer = draw_base(board, style, width)
+        layer = diskcache.load(key)
+        if layer is None:
+            layer = draw_base(board, style, width)
+            diskcache.save(key, layer)
         _cache[key] = layer
         while len(_cache) > _CACHE_MAX:
             _cache.popitem(last=False)
