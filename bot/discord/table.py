@@ -761,13 +761,15 @@ class GameTable:
     async def list_games(self, guild: discord.Guild | None, user: str) -> str:
         """The games played in this server's channels, and the caller's own games."""
         games = await self.service.list_games()
-        here = [
-            g
+        here = {
+            g.game
             for g in games
-            if g.channel and guild is not None and guild.get_channel_or_thread(int(g.channel))
-        ]
+            if guild is not None
+            and (g.channel or "").isdigit()  # a channel id; older imports were not checked
+            and guild.get_channel_or_thread(int(g.channel))
+        }
         mine = {g.game for g in await self.service.list_games(user=user)}
-        shown = [g for g in games if g in here or g.game in mine]
+        shown = [g for g in games if g.game in here or g.game in mine]
         if not shown:
             return "No games here yet: `/game create` sets one up."
         lines = []

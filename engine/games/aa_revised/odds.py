@@ -587,14 +587,14 @@ class _Battle:
     def _solve_by_hit_points(
         self, live: list[list[float]], left: set[tuple[int, int]]
     ) -> tuple[float, int]:
-        """Every cycle after the first, to the end, for any battle (used where
-        :meth:`_solve_sea` does not apply at sea: aircraft that need a destroyer to hit
-        submarines, or a defender whose fire is not one die per unit).
+        """Every cycle after the first, to the end, of a sea battle with no round limit
+        where :meth:`_solve_sea` does not apply (aircraft that need a destroyer to hit
+        submarines, or a defender whose fire is not one die per unit); land battles go to
+        :meth:`_solve_land_arrays`.
 
         Every hit lowers the hit points on the board, so the pairs are solved from the
         most hit points down, each once; the chance that a cycle changes nothing is
-        divided out (a geometric series). At sea a cycle is taken in two halves where
-        it can be: the opening fire of submarines leads to a pair of states from which
+        divided out (a geometric series). A cycle is taken in two halves where it can be: the opening fire of submarines leads to a pair of states from which
         the main fire is worked out once, whichever pair before the opening fire led
         there. That holds unless casualties of the opening fire still fire (a destroyer
         keeps them firing), in which case the cycle is taken whole (:meth:`cycle`).
@@ -603,8 +603,8 @@ class _Battle:
         cycles after the first and the number of pairs solved."""
         att, dfn = self.att, self.dfn
         na, nd = len(att.states), len(dfn.states)
-        #: at sea, the chance of each pair after the opening fire, before the main fire
-        inter = [[0.0] * nd for _ in range(na)] if self.sea else None
+        #: the chance of each pair after the opening fire, before the main fire
+        inter = [[0.0] * nd for _ in range(na)]
         expected = 0.0
         solved = 0
         a_by_h: dict[int, list[int]] = {}
@@ -621,16 +621,14 @@ class _Battle:
                 for a in a_list:
                     row = live[a]
                     fights = self.fights(a)
-                    mid = inter[a] if inter is not None else None
+                    mid = inter[a]
                     for d in d_list:
                         m = row[d]
-                        i = mid[d] if mid is not None else 0.0
+                        i = mid[d]
                         if not (m or i):
                             continue
                         going = fights and self.dfn.alive[d]
-                        if going and i == 0.0 and not self.sea:
-                            blocks = self.cycle(a, d, first=False)
-                        elif going:
+                        if going:
                             a_open, d_open, protect_a, protect_d = self.opening(a, d, False)
                             halves = not (protect_a and len(a_open[0]) > 1) and not (
                                 protect_d and len(d_open[0]) > 1
@@ -642,23 +640,23 @@ class _Battle:
                                 if o * s >= 1.0 - 1e-15:
                                     left.add((a, d))  # neither side can ever hit the other
                                     row[d] = m + i
-                                    mid[d] = 0.0  # type: ignore[index]
+                                    mid[d] = 0.0
                                     continue
                                 # main(a, d) leads back to itself through inter(a, d)
                                 i = (i + o * m) / (1.0 - o * s)
                                 m = m + s * i
                                 solved += 1
                                 expected += m
-                                _push([(1.0, a_open, d_open)], m, inter)  # type: ignore[arg-type]
+                                _push([(1.0, a_open, d_open)], m, inter)
                                 _push(fire, i, live)
                                 row[d] = 0.0
-                                mid[d] = 0.0  # type: ignore[index]
+                                mid[d] = 0.0
                                 continue
                             blocks = self.cycle(a, d, first=False)
                         if i:
                             # the main fire of what the opening fire of other pairs left
                             # here; what it leaves unchanged starts the next cycle here
-                            mid[d] = 0.0  # type: ignore[index]
+                            mid[d] = 0.0
                             _push(self.main_fire(a, d), i, live)
                             m = row[d]
                         if not going:
