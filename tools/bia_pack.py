@@ -1714,7 +1714,7 @@ SCENARIOS: list[dict] = [
         "leader_ap": {},
         "setup": {
             "axis": [("it_10c", "Sidi Barrani", 3), ("it_libyan", "SW of Sidi Barrani", 3),
-                     ("it_maletti", "W of Sidi Barrani", 2), ("it_23c", "Bardia", 3), ("it_art", "Bardia", 2),
+                     ("it_maletti", "SW of Sidi Barrani", 2), ("it_23c", "Bardia", 3), ("it_art", "Bardia", 2),
                      ("it_21c", "Tobruk", 3), ("it_static_tobruk", "Tobruk", 2), ("it_static_bengasi", "Bengasi", 2),
                      ("it_static_tripoli", "Tripoli", 2), ("it_macchi", "Bardia", 3), ("it_sm79", "Derna", 3),
                      ("it_rex", "Bengasi", 3)],

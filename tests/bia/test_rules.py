@@ -111,7 +111,7 @@ def test_the_last_turn_ends_in_the_scenario_victory_check():
 
 def test_state_survives_dump_and_load():
     s = game()
-    s, _ = move(s, AXIS, "move it_10c 2218")
+    s, _ = move(s, AXIS, "move it_10c 2117")
     again = RULES.load_state(json.loads(json.dumps(RULES.dump_state(s))))
     assert RULES.dump_state(again) == RULES.dump_state(s)
 
@@ -144,7 +144,7 @@ def test_hexes_may_not_be_skipped_nor_mp_overspent():
 
 def test_a_unit_moves_once_per_phase():
     s = game()
-    s, _ = move(s, AXIS, "move it_10c 2218")
+    s, _ = move(s, AXIS, "move it_10c 2117")
     assert "already moved" in refused(s, AXIS, "move it_10c 2318").reason
 
 
@@ -209,14 +209,15 @@ def test_minimum_movement_is_one_mp():
 
 def test_stacking_three_ground_units_of_which_two_combat_units():
     s = game()
-    # 2117 holds Maletti and 23rd Corps (two GCU) and the artillery: full on both counts.
-    err = refused(s, AXIS, "move it_10c 2117")
+    # 2218 holds the Libyans and Maletti (two GCU); with the artillery it is full on both
+    place(s, "it_art", "2218")
+    err = refused(s, AXIS, "move it_10c 2218")
     assert err.rule == "BIA 3.13" and "3 of your ground units" in err.reason
     place(s, "it_art", "2016")
-    err = refused(s, AXIS, "move it_10c 2117")
+    err = refused(s, AXIS, "move it_10c 2218")
     assert err.rule == "BIA 3.13" and "2 of your combat units" in err.reason
-    s2, _ = move(s, AXIS, "move it_10c 2117 2017")  # passing through may overstack
-    assert s2.blocks["it_10c"].at == "2017"
+    s2, _ = move(s, AXIS, "move it_10c 2218 2318")  # passing through may overstack
+    assert s2.blocks["it_10c"].at == "2318"
 
 
 def test_static_infantry_and_air_units_do_not_take_ground_moves():
@@ -356,8 +357,8 @@ def test_refusals_do_not_tell_an_enemy_block_from_no_block():
 def test_a_block_may_be_named_by_its_token():
     s = game()
     token = s.blocks["it_10c"].token
-    s2, _ = move(s, AXIS, f"move {token} 2218")
-    assert s2.blocks["it_10c"].at == "2218"
+    s2, _ = move(s, AXIS, f"move {token} 2117")
+    assert s2.blocks["it_10c"].at == "2117"
 
 
 def test_no_block_enters_a_neutral_country():

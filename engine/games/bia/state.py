@@ -7,6 +7,7 @@ whole truth; :mod:`engine.games.bia.view` gives each side only what it may see (
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,13 +74,31 @@ class State:
     battles: list[str] = field(default_factory=list)
     winner: str | None = None
     result_text: str = ""
+    #: the battle being fought (combat.py): its hex, round, step, carried shield hits and
+    #: any decision it waits on; None between battles
+    fight: dict[str, Any] | None = None
+    #: block -> the battle hex it attacked in this Combat Phase (the Blitz, 7.8)
+    attacked: dict[str, str] = field(default_factory=dict)
+    #: block -> the hex it entered its battle hex from (river crossings, 7.7.6)
+    entered_from: dict[str, str] = field(default_factory=dict)
+    #: each side's standing orders: ``hits`` (engine or ask) and ``retreat`` (stay or ask)
+    standing: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: hex -> locality changed in play (a captured fortress is a bunker, a captured
+    #: bunker is gone: 7.7.9 special cases); None for no locality
+    localities: dict[str, str | None] = field(default_factory=dict)
+    #: blocks that may not exploit this phase: out of supply at its start (7.10)
+    barred: list[str] = field(default_factory=list)
+    #: powers conquered (5.1)
+    conquered: list[str] = field(default_factory=list)
 
     def clone(self) -> State:
         return State(
             self.scenario, dict(self.options), self.pack_version, self.turn, self.last_turn,
             self.player, self.phase, {k: b.copy() for k, b in self.blocks.items()},
             dict(self.control), list(self.moved), list(self.battles), self.winner,
-            self.result_text,
+            self.result_text, copy.deepcopy(self.fight), dict(self.attacked),
+            dict(self.entered_from), {k: dict(v) for k, v in self.standing.items()},
+            dict(self.localities), list(self.barred), list(self.conquered),
         )  # fmt: skip
 
     def on_map(self, side: str | None = None) -> list[BlockState]:
@@ -112,6 +131,13 @@ class State:
             "battles": self.battles,
             "winner": self.winner,
             "result_text": self.result_text,
+            "fight": self.fight,
+            "attacked": self.attacked,
+            "entered_from": self.entered_from,
+            "standing": self.standing,
+            "localities": self.localities,
+            "barred": self.barred,
+            "conquered": self.conquered,
         }
 
     @classmethod
@@ -120,5 +146,9 @@ class State:
         return cls(
             d["scenario"], d["options"], d["pack_version"], d["turn"], d["last_turn"],
             d["player"], d["phase"], blocks, dict(d["control"]), list(d["moved"]),
-            list(d["battles"]), d["winner"], d["result_text"],
+            list(d["battles"]), d["winner"], d["result_text"], copy.deepcopy(d.get("fight")),
+            dict(d.get("attacked", {})), dict(d.get("entered_from", {})),
+            {k: dict(v) for k, v in d.get("standing", {}).items()},
+            dict(d.get("localities", {})), list(d.get("barred", [])),
+            list(d.get("conquered", [])),
         )  # fmt: skip
