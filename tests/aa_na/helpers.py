@@ -31,6 +31,7 @@ def position(
     s.land_mines = []
     if control is not None:
         s.control = dict(control)
+    s.start_control = dict(s.control)  # the turn starts here: where air units may land (L897)
     for power_, type_, at, n in units:
         for _ in range(n):
             s.new_unit(type_, power_, at)

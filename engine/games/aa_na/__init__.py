@@ -1,1 +1,2 @@
-"""Axis & Allies: North Africa (2024): data pack only, not yet a playable ruleset (issue 13)."""
+"""Axis & Allies: North Africa (2024): the data pack and the rules engine (issue 13), not
+registered yet."""

@@ -1,9 +1,9 @@
 """Phase 3: Combat Move and Attack Declaration, land units (L622-722).
 
-Built so far: combat moves of land units (L636-640), blitzing (L644-648) and the
-declaration of land attacks with their supply cost (L694-722). Air and sea moves
-(L650-686) and land mine detonation, after the declarations (L722) and on blitzers as
-they cross (L962), are left to extend.
+Combat moves of land units (L636-640), blitzing (L644-648) and the declaration of land
+attacks with their supply cost (L694-722). Air and sea moves are in ``air`` and
+``sea_move``, land mines going off after the declarations (L722) in ``mines``; mines going
+off under blitzers as they cross (L962) are not built.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ R_SUPPLY = "North Africa: Supply Tokens, declaring an attack (L700-716)"
 R_ORDER = "North Africa: Phase 3, combat movement before declarations (L634)"
 R_BLITZ = "North Africa: Tanks, Mechanized Infantry, and Blitzing (L634, L644-648)"
 R_MAT = "North Africa: Morocco, Algeria and Tunisia (L477, L1006-1046)"
+R_TORCH = "North Africa: Special Rules for the Scenarios, round 7 (L1034-1035, L1052-1055)"
 
 
 def can_combat_move(u: Unit) -> bool:
@@ -47,7 +48,10 @@ def _attacking_ids(ctx: Ctx) -> set[str]:
 def pick(ctx: Ctx, at: str, units: dict[str, int], ids: list[str], rule: str, ok) -> list[Unit]:
     """The active power's units in ``at`` named by an order; ``ok`` says which may act."""
     power = ctx.power
-    here = [u for u in ctx.units_at(at) if u.power == power]
+    here = [u for u in ctx.units_at(at) if ctx.mine(u)]
+    if at in {a["target"] for a in ctx.state.scenario_attacks}:
+        raise refuse(R_TORCH, f"The landing forces in {ctx.name(at)} attack only there, in Phase 4 of the "
+                     "United States' turn (L1034-1035, L1052-1055).")
     chosen: list[Unit] = []
     for i in ids:
         u = next((x for x in here if x.id == i), None)
@@ -149,7 +153,7 @@ def open_needs(ctx: Ctx, extra: dict[str, list[Unit]] | None = None) -> dict[str
     busy = _attacking_ids(ctx)
     groups: dict[str, list[Unit]] = {}
     for u in ctx.state.units:
-        if u.power == ctx.power and u.moved and u.id not in busy and not u.blitz and not is_scout(u):
+        if ctx.mine(u) and u.moved and u.id not in busy and not u.blitz and not is_scout(u) and ctx.kind(u) == "land":
             groups.setdefault(u.at, []).append(u)
     for at, us in (extra or {}).items():
         groups.setdefault(at, []).extend(x for x in us if not is_scout(x))
@@ -172,6 +176,8 @@ def move(ctx: Ctx, order: Move) -> None:
     takes the last point (L636-638), through friendly or neutral territories and ending
     in one (L628), in attack position (L626), under the stacking limit (L487-491)."""
     moves_first(ctx)
+    if order.cargo:
+        raise refuse("North Africa: Trucks, Land Transport (L1213)", "Trucks carry cargo only in the Noncombat Move phase.")
     path = [ctx.find(w, R_MOVE) for w in order.path]
     start, end = path[0], path[-1]
     movers = pick(ctx, start, order.units, order.ids, R_MOVE, lambda u: can_combat_move(u) and not u.moved)
@@ -209,6 +215,7 @@ def move(ctx: Ctx, order: Move) -> None:
     for u in movers:
         u.moved = steps
         u.path = list(path)
+    keep_positions(ctx)
     trucks = capture_trucks(ctx, end)  # ending a move with enemy trucks captures them (L746)
     text = f"{ctx.who(ctx.power)} combat moves {len(movers)} unit(s) from {ctx.name(start)} to {ctx.name(end)}"
     text += f", capturing {trucks} enemy truck(s)." if trucks else "."
@@ -260,6 +267,17 @@ def blitz(ctx: Ctx, order: Blitz) -> None:
             raise refuse(R_BLITZ, f"The second step goes into a friendly or neutral territory; {ctx.name(end)} is not one.")
     if ctx.stacked(end, side) + len(movers) > ctx.limit(end):
         raise refuse(R_STACK, f"{ctx.name(end)} takes at most {ctx.limit(end)} combat land and air units of a side.")
+    from engine.games.aa_na import mines
+
+    if mines.blitz_mines(ctx, movers, path):  # the owner decides before anything is captured (L962)
+        return
+    complete_blitz(ctx, movers, path)
+
+
+def complete_blitz(ctx: Ctx, movers: list[Unit], path: list[str]) -> None:
+    """The blitzers not turned back by mines enter, capture and go on (L644-648, L962)."""
+    s = ctx.state
+    start, step1, end = path[0], path[1], path[-1]
     # capture: the marker changes at once where the territory can be controlled (L485, L644)
     if ctx.board.spaces[step1].rp and ctx.controller(step1) != ctx.power:
         s.control[step1] = ctx.power
@@ -272,6 +290,7 @@ def blitz(ctx: Ctx, order: Blitz) -> None:
         u.blitz = True
     if end != step1:
         captured += capture_trucks(ctx, end)  # ending the move there captures them too (L746)
+    keep_positions(ctx)
     text = f"{ctx.who(ctx.power)} blitzes {len(movers)} unit(s) from {ctx.name(start)} into {ctx.name(step1)}"
     text += f" and on to {ctx.name(end)}." if len(path) == 3 else "."
     if captured:
@@ -317,7 +336,7 @@ def declare(ctx: Ctx, order: Declare) -> None:
     if order.units or order.ids:
         units = pick(ctx, src, order.units, order.ids, R_DECLARE, ok)
     else:
-        units = [u for u in ctx.units_at(src) if u.power == ctx.power and ok(u)]
+        units = [u for u in ctx.units_at(src) if ctx.mine(u) and ok(u)]
     if not units:
         raise refuse(R_DECLARE, f"{ctx.who(ctx.power)} has no unit in {ctx.name(src)} free to attack.")
     scouts_only = all(is_scout(u) for u in units)
@@ -356,8 +375,8 @@ def declare(ctx: Ctx, order: Declare) -> None:
     for t, n in want.items():
         left[t] -= n
     declared = {u.id for u in units}
-    still = [u for u in s.units if u.power == ctx.power and u.moved and u.id not in _attacking_ids(ctx)
-             and u.id not in declared and not u.blitz and not is_scout(u)]
+    still = [u for u in s.units if ctx.mine(u) and u.moved and u.id not in _attacking_ids(ctx)
+             and u.id not in declared and not u.blitz and not is_scout(u) and ctx.kind(u) == "land"]
     others = {}
     for u in still:
         others[u.at] = others.get(u.at, 0) + 1
@@ -369,7 +388,7 @@ def declare(ctx: Ctx, order: Declare) -> None:
         s.supply[t] -= n
         if not s.supply[t]:
             del s.supply[t]
-    stranded = [u for u in s.units if u.power == ctx.power and u.moved and u.id not in _attacking_ids(ctx)
+    stranded = [u for u in s.units if ctx.mine(u) and u.moved and u.id not in _attacking_ids(ctx)
                 and u.id not in declared and not u.blitz and is_scout(u) and not targets(ctx, u.at, True)]
     if stranded:
         s.supply = before
@@ -384,9 +403,25 @@ def declare(ctx: Ctx, order: Declare) -> None:
         "combat": bool(enemies),
     }
     s.attacks.append(a)
+    s.engaged += a["units"]
     text = f"{ctx.who(ctx.power)} declares an attack on {ctx.name(tgt)} from {ctx.name(src)} with {len(units)} unit(s)"
     text += f", spending {cost} supply." if cost else " (no supply needed)."
     ctx.log("declare", text, **a)
+
+
+def keep_positions(ctx: Ctx) -> None:
+    """No move or blitz may take away the target of units that already moved to attack it
+    (a blitz capturing it, scout cars making a neutral territory friendly): they would be
+    left with a combat move and no attack (L624, L688)."""
+    busy = _attacking_ids(ctx)
+    groups: dict[str, list[Unit]] = {}
+    for u in ctx.state.units:
+        if ctx.mine(u) and u.moved and u.id not in busy and not u.blitz and ctx.kind(u) == "land":
+            groups.setdefault(u.at, []).append(u)
+    for at, us in groups.items():
+        if not in_attack_position(ctx, at, us):
+            raise refuse(R_POSITION, f"This would leave the units that moved to {ctx.name(at)} with nothing to "
+                         "attack: every combat move ends in an attack (L624, L688).")
 
 
 def check_done(ctx: Ctx) -> None:
@@ -395,7 +430,7 @@ def check_done(ctx: Ctx) -> None:
     loose = [
         u
         for u in ctx.state.units
-        if u.power == ctx.power and u.moved and u.id not in busy
+        if ctx.mine(u) and u.moved and u.id not in busy and ctx.kind(u) == "land"
         # a blitzer that moved on, or stopped where it cannot attack, need not attack (L646, L688)
         and not (u.blitz and (u.moved == 2 or not in_attack_position(ctx, u.at, [u])))
     ]
@@ -434,7 +469,7 @@ def legal_moves(ctx: Ctx):
                     continue
                 if key not in seen:
                     seen.add(key)
-                    yield M(units={u.type.split(".", 1)[1]: 1}, path=path)
+                    yield M(units={u.type.split(".", 1)[1] if u.power == ctx.power else u.type: 1}, path=path)
             frontier = nxt
 
 
@@ -458,8 +493,8 @@ def legal_declarations(ctx: Ctx):
     """Per source and target: every free unit, and (if different) only the units that
     combat moved there; the rules engine filters out what cannot be paid."""
     busy = _attacking_ids(ctx)
-    for src in sorted({u.at for u in ctx.state.units if u.power == ctx.power}):
-        free = [u for u in ctx.units_at(src) if u.power == ctx.power and can_attack(u) and u.id not in busy]
+    for src in sorted({u.at for u in ctx.state.units if ctx.mine(u)}):
+        free = [u for u in ctx.units_at(src) if ctx.mine(u) and can_attack(u) and u.id not in busy]
         if not free:
             continue
         moved = [u for u in free if u.moved]

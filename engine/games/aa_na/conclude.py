@@ -2,9 +2,10 @@
 attack (Phase 4: Conduct Combat, L734; Step 6, Conclude Combat, L851-865), with the Instant
 Total Victory it may bring (How the Campaign Is Won, L250-254).
 
-Built: hostile territories holding no enemy combat units other than AAA, and scout cars
-raids on neutral territories holding supply (L1177). Attacks with a combat start a battle
-in ``land_combat``, which ends in :func:`occupy`.
+Built: hostile territories holding no enemy combat units other than AAA (after their Air
+Defense fire), scout cars raids on neutral territories holding supply (L1177), and the
+Torch landings' attacks (L1034, L1052). Attacks with a combat start a battle in
+``land_combat`` (ending in :func:`occupy`) or ``sea_combat``.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ R_WIN = "North Africa: How the Campaign Is Won, Instant Total Victory (L250-254)
 
 def resolve(ctx: Ctx, order: Resolve) -> None:
     """Carry out the declared attack on ``target``. With no enemy combat units but AAA
-    there, the AAA is destroyed and the attack goes straight to step 6 (L734). The
-    attacker picks the order of the attacks (L730)."""
+    there, the AAA fires at attacking air units and is then destroyed, and the attack goes
+    straight to step 6 (L734, L1155). The attacker picks the order of the attacks (L730)."""
+    from engine.games.aa_na import air
+
     s = ctx.state
     target = ctx.find(order.target, R_COMBAT)
     mine = [a for a in s.attacks if a["target"] == target]
@@ -32,6 +35,15 @@ def resolve(ctx: Ctx, order: Resolve) -> None:
         raise refuse(R_COMBAT, f"No attack on {ctx.name(target)} was declared.",
                      f"Declared: {listing(ctx.name(a['target']) for a in s.attacks)}.")
     attackers = [u for u in s.units if any(u.id in a["units"] for a in mine)]
+    if ctx.board.spaces[target].kind == "sea":
+        from engine.games.aa_na import sea_combat
+
+        if order.units or order.ids or order.raid or order.bomb or order.main:
+            raise refuse(R_COMBAT, "A sea battle takes no more than 'resolve ZONE'.")
+        sea_combat.start(ctx, target)
+        return
+    if order.bomb:
+        air.bomb_allowed(ctx, target)
     if ctx.enemy_combat_units(target, ctx.side) and any(a["combat"] for a in mine):
         from engine.games.aa_na import land_combat
 
@@ -39,12 +51,13 @@ def resolve(ctx: Ctx, order: Resolve) -> None:
             raise refuse(R_COMBAT, "Units to advance are named after the battle ('advance UNITS').")
         if order.raid:  # immediately before the first attack dice (L1177)
             raid(ctx, target, attackers)
-        land_combat.start(ctx, target, order.main and ctx.find(order.main, R_COMBAT))
+        land_combat.start(ctx, target, order.main and ctx.find(order.main, R_COMBAT), bomb=order.bomb)
         return
-    movers = [u for u in attackers if not is_scout(u)]
+    flyers = [u for u in attackers if air.is_air(u)]
+    movers = [u for u in attackers if not is_scout(u) and not air.is_air(u)]
     if order.raid:
         raid(ctx, target, attackers)
-    if not movers:
+    if not movers and not flyers:
         # scout cars never advance (Hit and Run, L1167): the attack ends here
         s.attacks = [a for a in s.attacks if a["target"] != target]
         ctx.log("combat", f"The scout cars' attack on {ctx.name(target)} is over; they stay where they are (L1167).")
@@ -66,13 +79,59 @@ def resolve(ctx: Ctx, order: Resolve) -> None:
     if len(movers) > room:
         raise refuse(R_CONCLUDE, f"Only {room} unit(s) fit under the stacking limit of {ctx.name(target)}; name "
                      "which advance ('resolve TARGET UNITS') (L853).")
+    s.battle = {
+        "target": target, "round": 1, "attacker": s.power, "attacker_side": ctx.side,
+        "sources": {"@air": [u.id for u in flyers]}, "flank": [], "nocombat": True,
+        "movers": [u.id for u in movers], "bomb": order.bomb, "step": "aa",
+        "defenders": [u.id for u in ctx.enemy_combat_units(target, ctx.side)],
+        "fighting": [], "retreating": [], "hits": {}, "casualties": [], "def_hits": 0,
+    }
+    air.air_defense(ctx)
+
+
+def finish_nocombat(ctx: Ctx) -> None:
+    """Step 6 of an attack without actual combat: AAA there is destroyed, unless only air
+    units attacked and none survived the Air Defense (L734, L1155; RULINGS: A52); the land
+    units move in."""
+    from engine.games.aa_na import air
+
+    s = ctx.state
+    b = s.battle
+    target = b["target"]
+    flyers = air.attacking_air(ctx)
+    movers = [u for u in s.units if u.id in b["movers"]]
+    s.battle = None
     aaa = [u for u in ctx.enemy_combat_units(target, ctx.side) if has(u.type, "No Defense Value")]
-    for u in aaa:
-        s.units.remove(u)
-    if aaa:
+    if aaa and (movers or flyers):
+        for u in aaa:
+            s.units.remove(u)
         ctx.log("combat", f"{len(aaa)} AAA in {ctx.name(target)} destroyed: no actual combat (L734).")
     s.attacks = [a for a in s.attacks if a["target"] != target]
-    occupy(ctx, target, movers)
+    if movers:
+        occupy(ctx, target, movers)
+    else:
+        ctx.log("combat", f"The air attack on {ctx.name(target)} is over; air units alone capture nothing (L853).")
+
+
+def declare_torch(ctx: Ctx) -> None:
+    """The Torch landings' attacks, declared by the scenario, join the United States'
+    attacks of round 7 with no supply spent; the UK units in Algiers fight alongside
+    (L1034, L1037, L1052, L1058)."""
+    s = ctx.state
+    if s.power != "us" or not s.scenario_attacks:
+        return
+    for sa in s.scenario_attacks:
+        target = sa["target"]
+        ids = [u.id for u in ctx.standing(target) if u.power in sa["powers"] and ctx.is_combat(u)]
+        if not ids or not ctx.enemy_combat_units(target, ctx.side):
+            continue
+        a = {"id": len(s.attacks) + 1, "source": target, "target": target, "units": ids, "paid": 0,
+             "combat": True, "torch": True}
+        s.attacks.append(a)
+        s.engaged += ids
+        ctx.log("declare", f"The Operation Torch landing at {ctx.name(target)} attacks with {len(ids)} unit(s), "
+                "declared by the scenario (L1034, L1052).", **a)
+    s.scenario_attacks = []
 
 
 def raid(ctx: Ctx, target: str, attackers) -> None:

@@ -9,6 +9,7 @@ L698-700), how many units stack in a territory (L487-491).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from engine.core.errors import IllegalOrder
@@ -31,6 +32,7 @@ def listing(items, limit: int = 12) -> str:
     return ", ".join(items)
 
 
+@cache
 def chart() -> dict[str, pack.UnitType]:
     return {u.id: u for u in pack.load_units().units}
 
@@ -75,6 +77,15 @@ class Ctx:
     def units_at(self, space: str) -> list[Unit]:
         return [u for u in self.state.units if u.at == space]
 
+    def mine(self, u: Unit) -> bool:
+        """A unit the active power moves and attacks with: its own, and for the US the Free
+        French, who act as US units on its turn (L1083)."""
+        return u.power == self.state.power or (self.state.power == "us" and u.power == "free_french")
+
+    def standing(self, space: str) -> list[Unit]:
+        """The units in ``space`` other than attacking air units still in the air (L853)."""
+        return [u for u in self.state.units if u.at == space and not u.airborne]
+
     @staticmethod
     def is_combat(u: Unit) -> bool:
         """Trucks are logistical units, not combat units (Trucks, L1215)."""
@@ -108,7 +119,7 @@ class Ctx:
         owner = self.controller(space)
         if owner is not None and SIDE[owner] != side:
             return True
-        return any(SIDE[u.power] != side and self.is_combat(u) for u in self.units_at(space))
+        return any(SIDE[u.power] != side and self.is_combat(u) for u in self.standing(space))
 
     def friendly(self, space: str, side: str) -> bool:
         """Friendly: a marker and/or combat units of the side, and not hostile (L498)."""
@@ -117,16 +128,16 @@ class Ctx:
         owner = self.controller(space)
         if owner is not None and SIDE[owner] == side:
             return True
-        return any(SIDE[u.power] == side and self.is_combat(u) for u in self.units_at(space))
+        return any(SIDE[u.power] == side and self.is_combat(u) for u in self.standing(space))
 
     def neutral(self, space: str) -> bool:
         """Neither a control marker nor combat units (L501)."""
         return self.controller(space) is None and not any(
-            self.is_combat(u) for u in self.units_at(space)
+            self.is_combat(u) for u in self.standing(space)
         )
 
     def enemy_combat_units(self, space: str, side: str) -> list[Unit]:
-        return [u for u in self.units_at(space) if SIDE[u.power] != side and self.is_combat(u)]
+        return [u for u in self.standing(space) if SIDE[u.power] != side and self.is_combat(u)]
 
     # -- supply (Supply Tokens, L696-704) ----------------------------------------
 
@@ -142,7 +153,7 @@ class Ctx:
         trucks and tokens do not count (L489)."""
         return sum(
             1
-            for u in self.units_at(territory)
+            for u in self.standing(territory)
             if SIDE[u.power] == side and self.is_combat(u) and self.kind(u) in ("land", "air")
         )
 

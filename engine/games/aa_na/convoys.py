@@ -39,6 +39,7 @@ def advance(ctx: Ctx) -> None:
         supply = s.convoy_supply.get(convoy.id, {}).pop(power, 0)
         if cargo or supply:
             loads.append((convoy, cargo, supply))
+    land_escorts(ctx)
     for convoy, cargo, supply in loads:
         if convoy.next:
             for u in cargo:
@@ -87,3 +88,26 @@ def _move_supply(s, to: str, power: str, amount: int, *, into_convoy: bool) -> N
         s.convoy_supply.setdefault(to, {})[power] = s.convoy_supply.get(to, {}).get(power, 0) + amount
     else:
         s.supply[to] = s.supply.get(to, 0) + amount
+
+
+def land_escorts(ctx: Ctx) -> None:
+    """Air units on convoy escort must land at the start of their power's next turn or be
+    destroyed (L555, L946): each lands in the convoy's port if it may land there, otherwise
+    in the nearest territory where it may, within its move (RULINGS: Phase 1)."""
+    from engine.games.aa_na import air
+
+    s = ctx.state
+    zones = {c.id: c for c in pack.load_board().pack.convoys}
+    for u in [u for u in s.units if u.power == ctx.power and u.at in zones and ctx.kind(u) == "air"]:
+        mov = chart()[u.type].movement
+        ok = air.landing_within(ctx, u.at, mov)
+        reach = air.distances(ctx, u.at, mov)
+        port = zones[u.at].port
+        if not ok:
+            s.units.remove(u)
+            ctx.log("convoy", f"{u.id} ({chart()[u.type].name}) finds nowhere to land from {ctx.name(u.at)}: "
+                    "destroyed (L555).")
+            continue
+        to = port if port in ok else min(ok, key=lambda t: (reach[t], t))
+        ctx.log("convoy", f"{u.id} ({chart()[u.type].name}) lands in {ctx.name(to)} from {ctx.name(u.at)} (L555).")
+        u.at = to

@@ -2,13 +2,14 @@
 
 Built: deploying sea units, land and air units and supply from the Reinforcements Zone,
 redeploying from the staging territory, the UK and Axis exceptions, the round-7 rules
-(L1036-1038, L1056-1058) and the US losing what it cannot deploy (L928). Left: sea mine
-detonation on new convoys (L934) and moving air units up to two spaces as escorts (L944).
+(L1036-1038, L1056-1058) and the US losing what it cannot deploy (L928); sea mines going
+off on what was deployed (L934) are in ``sea_mines``. Moving air units up to two spaces as
+escorts (L944) is ``air.escort_fly``.
 """
 
 from __future__ import annotations
 
-from engine.games.aa_na import pack
+from engine.games.aa_na import pack, sea_mines
 from engine.games.aa_na.context import Ctx, chart, listing, refuse
 from engine.games.aa_na.convoys import route_open
 from engine.games.aa_na.orders import Deploy
@@ -91,6 +92,7 @@ def deploy(ctx: Ctx, order: Deploy) -> None:
         if ctx.stacked(to, SIDE[power]) + add > ctx.limit(to):
             raise refuse("North Africa: Stacking Limits (L487-491, L503)",
                          f"{ctx.name(to)} takes at most {ctx.limit(to)} combat land and air units of a side.")
+    arrived = []
     for tid, n in wanted.items():
         if tid == "supply":
             if source:
@@ -99,16 +101,19 @@ def deploy(ctx: Ctx, order: Deploy) -> None:
                 reserve["supply"] -= n
             if sp.kind == "sea":
                 s.convoy_supply.setdefault(to, {})[power] = s.convoy_supply.get(to, {}).get(power, 0) + n
+                sea_mines.record(ctx, to, [], n)
             else:
                 s.supply[to] = s.supply.get(to, 0) + n
             continue
         if source:
             for u in [u for u in ctx.units_at(source) if u.type == tid and u.power == power][:n]:
                 u.at = to
+                arrived.append(u)
         else:
             reserve[tid] -= n
-            for _ in range(n):
-                s.new_unit(tid, power, to)
+            arrived += [s.new_unit(tid, power, to) for _ in range(n)]
+    if sp.kind == "sea":
+        sea_mines.record(ctx, to, arrived, 0)
     for k in [k for k, v in reserve.items() if not v]:
         del reserve[k]
     for k in [k for k, v in s.supply.items() if not v]:

@@ -12,7 +12,7 @@ def run(ctx: Ctx, round_: int, power: str | None, phase: int) -> None:
     Built: placing units (RLP round 4 Shermans, L1014; the Torch landings, L1026-1028),
     control markers (L1021-1022), convoy markers (L1023), supply (L1024-1028) and the
     second trucks (L1020). The pre-declared Torch attacks (L1034) are recorded in
-    ``state.scenario_attacks`` for Phase 4, which is not built yet."""
+    ``state.scenario_attacks`` and join the US Phase 4 (``conclude.declare_torch``)."""
     s = ctx.state
     for e in ctx.scenario().events:
         if e.round != round_ or e.power != power or e.phase != phase:

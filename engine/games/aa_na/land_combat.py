@@ -4,26 +4,23 @@ for attacks by land units, the only attackers Phase 3 moves so far.
 A battle lives in ``state.battle`` and runs step by step. It stops for each decision: the
 defender fights or retreats (step 1), the defender and then the attacker choose casualties
 (steps 2-3), the defender picks where survivors retreat (step 4), and the attacker presses
-or ceases (step 5). When only one answer is possible the engine takes it without asking.
+or ceases (step 5, ``land_conclude``). When only one answer is possible the engine takes
+it without asking.
 Dice are d10; a unit hits on its value or less (L238, L785).
 """
 
 from __future__ import annotations
 
-from math import ceil
 from typing import Any
 
 from engine.games.aa_na.combat_move import is_scout
-from engine.games.aa_na.conclude import occupy
 from engine.games.aa_na.context import Ctx, chart, has, listing, refuse
-from engine.games.aa_na.orders import Advance, Casualties, Cease, Fight, Press, RetreatTo, Withdraw
+from engine.games.aa_na.orders import Casualties, Fight, RetreatTo, Target, Withdraw
 from engine.games.aa_na.state import SIDE, Unit
 
 R_ORDERS = "North Africa: Combat Step 1, Defender Fight or Retreat (L757-767)"
 R_FIRE = "North Africa: Combat Steps 2-3, casualties (L783-809)"
 R_RETREAT = "North Africa: Combat Step 4, Resolve Retreats (L819-821)"
-R_PRESS = "North Africa: Combat Step 5, Press or Cease the Attack (L829-839)"
-R_ADVANCE = "North Africa: Combat Step 6, Conclude Combat (L853)"
 R_FLANK = "North Africa: Flanking Attacks (L736-740)"
 
 
@@ -79,45 +76,54 @@ def _take(ctx: Ctx, places: list[str], n: int) -> None:
 # ------------------------------------------------------------------ start
 
 
-def start(ctx: Ctx, target: str, main: str | None) -> None:
+def start(ctx: Ctx, target: str, main: str | None, bomb: bool = False) -> None:
     """Open the battle: the source with the most attacking land units is the main attack,
-    the others flank (L738); on a tie the attacker names the main source."""
+    the others flank (L738); on a tie the attacker names the main source. Attacking air
+    units fight from the air (``@air``) and never flank; Air Defense fires first (L732)."""
+    from engine.games.aa_na import air
+
     s = ctx.state
     attacks = [a for a in s.attacks if a["target"] == target]
     sources: dict[str, list[str]] = {}
     for a in attacks:
-        sources.setdefault(a["source"], []).extend(a["units"])
-    most = max(len(v) for v in sources.values())
-    tied = sorted(src for src, v in sources.items() if len(v) == most)
-    if main is None:
-        if len(tied) > 1:
-            raise refuse(R_FLANK, f"The main attack on {ctx.name(target)} is tied between "
-                         f"{listing(ctx.name(t) for t in tied)}: name it ('resolve {target} from SOURCE').")
-        main = tied[0]
-    elif main not in tied:
-        raise refuse(R_FLANK, "The main attack is the source with the most attacking land units (L738).",
-                     f"Main attack: {listing(ctx.name(t) for t in tied)}.")
+        sources.setdefault("@air" if a.get("air") else a["source"], []).extend(a["units"])
+    land = {src: v for src, v in sources.items() if src != "@air"}
+    if land:
+        most = max(len(v) for v in land.values())
+        tied = sorted(src for src, v in land.items() if len(v) == most)
+        if main is None:
+            if len(tied) > 1:
+                raise refuse(R_FLANK, f"The main attack on {ctx.name(target)} is tied between "
+                             f"{listing(ctx.name(t) for t in tied)}: name it ('resolve {target} from SOURCE').")
+            main = tied[0]
+        elif main not in tied:
+            raise refuse(R_FLANK, "The main attack is the source with the most attacking land units (L738).",
+                         f"Main attack: {listing(ctx.name(t) for t in tied)}.")
     s.battle = {
         "target": target,
         "round": 1,
         "attacker": s.power,
         "attacker_side": ctx.side,
         "sources": sources,
-        "flank": sorted(src for src in sources if src != main),
+        "flank": sorted(src for src in land if src != main),
         "defenders": [u.id for u in ctx.enemy_combat_units(target, ctx.side)],
         "fighting": [],
         "retreating": [],
-        "step": "orders",
+        "step": "aa",
         "hits": {},
         "casualties": [],
         "def_hits": 0,
+        "bomb": bomb,
+        "torch": any(a.get("torch") for a in attacks),
     }
-    s.attacked.append(target)
+    if land:  # an attack by air units alone leaves retreats open (L769)
+        s.attacked.append(target)
     text = f"Battle for {ctx.name(target)}: {sum(len(v) for v in sources.values())} attacking unit(s) against "
     text += f"{len(s.battle['defenders'])} defending unit(s)"
     if s.battle["flank"]:
         text += f"; flanking from {listing(ctx.name(t) for t in s.battle['flank'])} (reroll 8+, L740)"
     ctx.log("battle", text + ".")
+    air.air_defense(ctx)
 
 
 # ------------------------------------------------------------------ step 1
@@ -126,13 +132,15 @@ def start(ctx: Ctx, target: str, main: str | None) -> None:
 def order_options(ctx: Ctx) -> dict[str, bool]:
     """What the defender may answer in step 1 (L761-767): ``fight`` needs a supply token
     unless every defender is exempt; ``withdraw`` sends everyone away; ``stay`` lets the
-    exempt units fight while the others retreat. Vichy units never retreat (L1067)."""
+    exempt units fight while the others retreat. Vichy units never retreat (L1067): beside
+    other units they stay, as exempt units may (L767; RULINGS: A25)."""
     b = ctx.state.battle
     ds = _units(ctx, b["defenders"])
     side = defender_side(b)
     if any(u.power == "vichy" for u in ds):
-        return {"fight": all(exempt(u) for u in ds) or bool(supply_sources(ctx, b["target"], side)),
-                "withdraw": False, "stay": False}
+        all_exempt = all(exempt(u) for u in ds)
+        return {"fight": all_exempt or bool(supply_sources(ctx, b["target"], side)),
+                "withdraw": False, "stay": not all_exempt}
     all_exempt = all(exempt(u) for u in ds)
     has_exempt = any(exempt(u) for u in ds)
     can_pay = bool(supply_sources(ctx, b["target"], side))
@@ -173,8 +181,8 @@ def withdraw(ctx: Ctx, order: Withdraw) -> None:
     opts = order_options(ctx)
     if order.stay and not opts["stay"]:
         raise refuse(R_ORDERS, "Only exempt units (air, scout cars, French) may stay while the others retreat (L767).")
-    if not opts["withdraw"]:
-        raise refuse(R_ORDERS, "Vichy French units never retreat (L1067).")
+    if not order.stay and not opts["withdraw"]:
+        raise refuse(R_ORDERS, "Vichy French units never retreat (L1067).", "'withdraw stay' keeps them fighting.")
     ds = _units(ctx, b["defenders"])
     stay = [u.id for u in ds if order.stay and exempt(u)]
     b["fighting"] = stay
@@ -222,12 +230,13 @@ def _roll(ctx: Ctx, value: int, reroll: tuple[int, ...], again: bool, purpose: s
 def fire_attackers(ctx: Ctx) -> None:
     """Step 2: each attacking unit rolls; flanking units reroll 8, 9 and 10, rerolls
     included (L740). In the first round anti-tank guns' hits fall on tanks and scout
-    cars' on air units where there are any (L1137, L1179; RULINGS: targeted fire)."""
+    cars' on air units where there are any (L1137, L1179; RULINGS: targeted fire); the
+    attacker names the kind of combat land unit each German bomber hit falls on (L1245)."""
     s = ctx.state
     b = s.battle
     attackers = _units(ctx, [i for ids in b["sources"].values() for i in ids])
     values = _attack_values(ctx, attackers)
-    hits = {"any": 0, "tank": 0, "air": 0}
+    hits = {"any": 0, "tank": 0, "air": 0, "bomber": 0}
     rolls = []
     for u in sorted(attackers, key=lambda x: (values[x.id], _num(x))):
         if not values[u.id]:
@@ -240,31 +249,89 @@ def fire_attackers(ctx: Ctx) -> None:
                 hits["tank"] += 1
             elif has(u.type, "Targeted Attack - Air Units"):
                 hits["air"] += 1
+            elif has(u.type, "Targeted Attack - Combat Land Units"):
+                hits["bomber"] += 1
             else:
                 hits["any"] += 1
     b["hits"] = hits
     n = sum(hits.values())
     ctx.log("dice", f"Round {b['round']} in {ctx.name(b['target'])}: the attackers roll {' '.join(rolls) or 'nothing'}: "
             f"{n} hit(s).", hits=hits)
+    if hits["bomber"] and len(bomber_kinds(ctx)) > 1:
+        b["step"] = "bomber_targets"
+        return
+    _target(ctx, {k: hits["bomber"] for k in bomber_kinds(ctx)})
+
+
+def bomber_kinds(ctx: Ctx) -> list[str]:
+    """The kinds of defending combat land units a bomber hit may be aimed at (L1245)."""
+    return sorted({chart()[u.type].type for u in _pool(ctx, True) if chart()[u.type].kind == "land"})
+
+
+def _target(ctx: Ctx, aims: dict[str, int]) -> None:
+    b = ctx.state.battle
+    hits = b["hits"]
+    n = hits.pop("bomber", 0)
+    for kind, k in aims.items():
+        hits[f"f:{kind}"] = hits.get(f"f:{kind}", 0) + k
+        n -= k
+    hits["any"] += n
     b["step"] = "def_casualties"
     _auto_casualties(ctx, defender=True)
 
 
-def max_assignable(hits: dict[str, int], pool: list[Unit]) -> int:
-    tanks = sum(1 for u in pool if chart()[u.type].type == "tank")
+def target(ctx: Ctx, order: Target) -> None:
+    """The attacker aims its bomber hits at kinds of defending combat land units; hits not
+    aimed fall as the defender chooses (L1245: an option of the firing player)."""
+    b = ctx.state.battle
+    kinds = bomber_kinds(ctx)
+    if order.ids or set(order.units) - set(kinds) or sum(order.units.values()) > b["hits"]["bomber"]:
+        raise refuse(R_FIRE, f"Aim at most {b['hits']['bomber']} bomber hit(s) at kinds of defending land units.",
+                     f"Kinds: {listing(kinds)}.")
+    _target(ctx, order.units)
+
+
+def _targeted(hits: dict[str, int], pool: list[Unit]) -> tuple[dict[str, int], int, int]:
+    """Hits that must fall on each kind of land unit (anti-tank guns' on tanks, bombers' on
+    the kind named), on air units, and on anything: a targeted hit with no such unit left
+    falls like any other ("if possible", L1137, L1179, L1245)."""
+    demands: dict[str, int] = {"tank": hits.get("tank", 0)}
+    for k, v in hits.items():
+        if k.startswith("f:"):
+            demands[k[2:]] = demands.get(k[2:], 0) + v
+    have: dict[str, int] = {}
+    for u in pool:
+        if chart()[u.type].kind == "land":
+            have[chart()[u.type].type] = have.get(chart()[u.type].type, 0) + 1
     air = sum(1 for u in pool if chart()[u.type].kind == "air")
-    t = min(hits.get("tank", 0), tanks)
+    t = {f: min(n, have.get(f, 0)) for f, n in demands.items()}
     a = min(hits.get("air", 0), air)
-    return t + a + min(hits.get("any", 0), len(pool) - t - a)
+    other = hits.get("any", 0) + sum(demands.values()) - sum(t.values()) + hits.get("air", 0) - a
+    return t, a, other
 
 
-def fits(hits: dict[str, int], chosen: list[Unit]) -> bool:
+def targeted(hits: dict[str, int]) -> bool:
+    return any(v for k, v in hits.items() if k != "any")
+
+
+def max_assignable(hits: dict[str, int], pool: list[Unit]) -> int:
+    t, a, other = _targeted(hits, pool)
+    fixed = sum(t.values()) + a
+    return fixed + min(other, len(pool) - fixed)
+
+
+def fits(hits: dict[str, int], chosen: list[Unit], pool: list[Unit]) -> bool:
     """Whether the chosen casualties can take the hits: targeted hits on their targets,
-    the rest on anything (L785, L1137, L1179)."""
-    ct = sum(1 for u in chosen if chart()[u.type].type == "tank")
+    the rest on anything (L785, L1137, L1179, L1245)."""
+    t, a, other = _targeted(hits, pool)
+    got: dict[str, int] = {}
+    for u in chosen:
+        if chart()[u.type].kind == "land":
+            got[chart()[u.type].type] = got.get(chart()[u.type].type, 0) + 1
     ca = sum(1 for u in chosen if chart()[u.type].kind == "air")
-    co = len(chosen) - ct - ca
-    return co + max(0, ct - hits.get("tank", 0)) + max(0, ca - hits.get("air", 0)) <= hits.get("any", 0)
+    if ca < a or any(got.get(f, 0) < n for f, n in t.items()):
+        return False
+    return len(chosen) - sum(t.values()) - a <= other
 
 
 def _pool(ctx: Ctx, defender: bool) -> list[Unit]:
@@ -282,7 +349,7 @@ def _auto_casualties(ctx: Ctx, defender: bool) -> None:
     pool = _pool(ctx, defender)
     need = max_assignable(hits, pool)
     types = {u.type for u in pool}
-    if need == 0 or need == len(pool) or (len(types) == 1 and not (hits.get("tank") or hits.get("air"))):
+    if need == 0 or need == len(pool) or (len(types) == 1 and not targeted(hits)):
         _apply_casualties(ctx, defender, pool[:need])
 
 
@@ -303,7 +370,7 @@ def casualties(ctx: Ctx, order: Casualties) -> None:
             raise refuse(R_FIRE, f"There are {len(fit)} {word.replace('_', ' ')} to take, not {n}.")
         chosen += fit[:n]
     need = max_assignable(hits, pool)
-    if len(chosen) != need or not fits(hits, chosen):
+    if len(chosen) != need or not fits(hits, chosen, pool):
         raise refuse(R_FIRE, f"Choose exactly {need} casualt{'y' if need == 1 else 'ies'}, taking as many hits as "
                      "possible: targeted hits fall on tanks or air units where there are any (L785).")
     _apply_casualties(ctx, defender, chosen)
@@ -317,9 +384,9 @@ def casualty_orders(ctx: Ctx, defender: bool, limit: int = 60):
     hits = b["hits"] if defender else {"any": b["def_hits"]}
     pool = _pool(ctx, defender)
     need = max_assignable(hits, pool)
-    by_type: dict[str, list[Unit]] = {}
+    by_type: dict[str, list[Unit]] = {}  # by the word an order names them with
     for u in pool:
-        by_type.setdefault(u.type, []).append(u)
+        by_type.setdefault(u.type.split(".", 1)[1], []).append(u)
     n = 0
     for combo in combinations_with_replacement(sorted(by_type), need):
         counts: dict[str, int] = {}
@@ -328,9 +395,9 @@ def casualty_orders(ctx: Ctx, defender: bool, limit: int = 60):
         if any(counts[t] > len(by_type[t]) for t in counts):
             continue
         chosen = [u for t, k in counts.items() for u in by_type[t][:k]]
-        if not fits(hits, chosen):
+        if not fits(hits, chosen, pool):
             continue
-        yield Casualties(units={t.split(".", 1)[1]: k for t, k in counts.items()})
+        yield Casualties(units=counts)
         n += 1
         if n >= limit:
             return
@@ -394,14 +461,19 @@ def fire_defenders(ctx: Ctx) -> None:
 
 def retreat_options(ctx: Ctx) -> list[str]:
     """Adjacent friendly or neutral territories under their stacking limit, not attacked
-    by land units this turn and not blitzed through (L769, L821)."""
+    by land units this turn and not blitzed through (L769, L821), and open to the units:
+    Sahara territories only for scout cars (L547), Morocco, Algeria and Tunisia only when
+    the scenario lets the side in (L1006, L1030)."""
     s = ctx.state
     b = s.battle
     side = defender_side(b)
+    scouts = all(is_scout(u) for u in _units(ctx, b["retreating"]))
     out = []
     for t in sorted(ctx.board.neighbours(b["target"])):
         sp = ctx.board.spaces[t]
         if sp.kind != "territory" or sp.impassable or t in s.attacked or t in s.blitzed:
+            continue
+        if (sp.sahara and not scouts) or (sp.mat and not ctx.mat_open(side)):
             continue
         if not (ctx.friendly(t, side) or ctx.neutral(t)):
             continue
@@ -443,6 +515,8 @@ def _auto_retreat(ctx: Ctx) -> None:
     """Retreat without asking where only one answer exists: no territory left (the
     retreating units are destroyed, L821), or one territory with room for all of them,
     or units all of one kind."""
+    from engine.games.aa_na.land_conclude import step5
+
     b = ctx.state.battle
     if not b["retreating"]:
         step5(ctx)
@@ -494,146 +568,3 @@ def _retreat(ctx: Ctx, units: list[Unit], to: str | None) -> None:
     else:
         ctx.log("battle", f"{_names(units)} retreat to {ctx.name(to)}.")
     _auto_retreat(ctx)
-
-
-# ------------------------------------------------------------------ steps 5 and 6
-
-
-def step5(ctx: Ctx) -> None:
-    """Step 5: the battle ends when one side has no units left; scout cars leave after
-    the first round (Hit and Run, L839, L1167); otherwise the attacker presses or ceases."""
-    s = ctx.state
-    b = s.battle
-    attackers = _pool(ctx, False)
-    if not b["defenders"]:
-        conclude(ctx, won=True)
-        return
-    if not attackers:
-        conclude(ctx, won=False)
-        return
-    scouts = [u for u in attackers if is_scout(u)]
-    if scouts:
-        for ids in b["sources"].values():
-            ids[:] = [i for i in ids if i not in {u.id for u in scouts}]
-        ctx.log("battle", f"{len(scouts)} scout car(s) break off after the round (Hit and Run).")
-        if not _pool(ctx, False):
-            conclude(ctx, won=False)
-            return
-    b["step"] = "press"
-
-
-def press_cost(ctx: Ctx, keep: list[Unit]) -> dict[str, int]:
-    b = ctx.state.battle
-    cost: dict[str, int] = {}
-    for src in b["sources"]:
-        n = sum(1 for u in keep if _source(b, u.id) == src and not is_scout(u))
-        if n:
-            cost[src] = ceil(n / 5)
-    return cost
-
-
-def press(ctx: Ctx, order: Press) -> None:
-    """Press: pay 1 supply token per 5 units (or fraction) that go on attacking from each
-    source, from the source or a friendly or neutral territory next to it; the rest
-    retreat and take no further part (L835-837)."""
-    b = ctx.state.battle
-    attackers = _pool(ctx, False)
-    leave = [u for u in attackers if u.id in order.ids]
-    if len(leave) != len(set(order.ids)):
-        raise refuse(R_PRESS, "Name units that are attacking in this battle.")
-    for word, n in order.units.items():
-        fit = [u for u in attackers if u.type.split(".", 1)[1] == word and u not in leave]
-        if len(fit) < n:
-            raise refuse(R_PRESS, f"{len(fit)} attacking {word.replace('_', ' ')}, not {n}.")
-        leave += fit[:n]
-    keep = [u for u in attackers if u not in leave]
-    if not keep:
-        raise refuse(R_PRESS, "Pressing needs at least one attacking unit; 'cease' ends the attack.")
-    side = b["attacker_side"]
-    plan: list[str] = []
-    budget = dict(ctx.state.supply)
-    for src, n in press_cost(ctx, keep).items():
-        places = [t for t in supply_sources(ctx, src, side) if t != b["target"]]
-        got = []
-        for t in places:
-            while budget.get(t, 0) > 0 and len(got) < n:
-                budget[t] -= 1
-                got.append(t)
-        if len(got) < n:
-            raise refuse(R_PRESS, f"Units attacking from {ctx.name(src)} need {n} supply token(s) to press; only "
-                         f"{len(got)} are within reach. Withdraw some of them ('press UNITS' names those that leave).")
-        plan += got
-    _take(ctx, plan, len(plan))
-    keep_ids = {u.id for u in keep}
-    for ids in b["sources"].values():
-        ids[:] = [i for i in ids if i in keep_ids]
-    b["round"] += 1
-    b["step"] = "orders"
-    ctx.log("battle", f"The attacker presses on in {ctx.name(b['target'])} with {len(keep)} unit(s), spending "
-            f"{len(plan)} supply" + (f"; {len(leave)} unit(s) withdraw." if leave else "."))
-
-
-def cease(ctx: Ctx, order: Cease) -> None:
-    ctx.log("battle", f"The attacker ceases the attack on {ctx.name(ctx.state.battle['target'])}.")
-    conclude(ctx, won=False)
-
-
-def conclude(ctx: Ctx, won: bool) -> None:
-    """Step 6: with every defender gone and attacking land units other than scout cars
-    left, they move in until all have or the stacking limit is reached (L853); when not
-    all fit, the attacker names those that go. The battle and its arrows end (L859)."""
-    s = ctx.state
-    b = s.battle
-    target = b["target"]
-    movers = [u for u in _pool(ctx, False) if not is_scout(u)]
-    room = max(ctx.limit(target) - ctx.stacked(target, b["attacker_side"]), 0)
-    if won and movers and len(movers) > room:
-        b["step"] = "advance"
-        b["room"] = room
-        return
-    _end(ctx)
-    if won and movers:
-        occupy(ctx, target, movers)
-    else:
-        ctx.log("battle", f"{ctx.name(target)} stays in the defender's hands.")
-
-
-def advance(ctx: Ctx, order: Advance) -> None:
-    b = ctx.state.battle
-    pool = [u for u in _pool(ctx, False) if not is_scout(u)]
-    chosen = [u for u in pool if u.id in order.ids]
-    if len(chosen) != len(set(order.ids)):
-        raise refuse(R_ADVANCE, "Name attacking land units other than scout cars.")
-    for word, n in order.units.items():
-        fit = [u for u in pool if u.type.split(".", 1)[1] == word and u not in chosen]
-        if len(fit) < n:
-            raise refuse(R_ADVANCE, f"{len(fit)} attacking {word.replace('_', ' ')} may advance, not {n}.")
-        chosen += fit[:n]
-    if len(chosen) != b["room"]:
-        raise refuse(R_ADVANCE, f"Exactly {b['room']} unit(s) move in: as many as the stacking limit allows (L853).")
-    target = b["target"]
-    _end(ctx)
-    occupy(ctx, target, chosen)
-
-
-def _end(ctx: Ctx) -> None:
-    s = ctx.state
-    target = s.battle["target"]
-    s.attacks = [a for a in s.attacks if a["target"] != target]
-    s.battle = None
-
-
-def settle(ctx: Ctx) -> bool:
-    """Take the defender's step-1 answer when there is only one; True while the battle
-    waits on a player."""
-    b = ctx.state.battle
-    if b is None:
-        return False
-    if b["step"] == "orders":
-        opts = order_options(ctx)
-        if opts["fight"] and not opts["withdraw"]:
-            fight(ctx, Fight())
-        elif not opts["fight"] and not opts["stay"]:
-            ctx.log("battle", "No supply token is within reach of the defenders: they must retreat (L765).")
-            withdraw(ctx, Withdraw())
-    return ctx.state.battle is not None

@@ -9,15 +9,19 @@ supply N                         requisition N points of supply tokens (Phase 2)
 landmine TERRITORY FACING        deploy or upgrade a land mine on a border (Phase 2)
 seamine ZONE                     deploy a sea mine (Phase 2)
 repair                           repair the damaged UK battleships in SZ 31 (Phase 2)
-move UNITS FROM [VIA ...] TO     a combat move of land units (Phase 3)
+move UNITS FROM [VIA ...] TO     a combat move of land units, or a flight of air units to
+                                 attack (Phase 3); a noncombat move or an air landing (Phase 5)
+  [carry CARGO]                  what a truck carries: infantry, artillery, anti-tank guns,
+                                 AAA of its power and ``N supply`` (Phase 5)
 blitz UNITS FROM STEP1 [STEP2]   tanks (each with at most 1 mech. infantry) blitz into
                                  STEP1 and, if they will not attack, on to STEP2 (Phase 3)
 declare FROM TARGET [UNITS] [pay SPACE ...]   declare a land attack (Phase 3): UNITS
                                  default to every eligible unit in FROM; each SPACE after
                                  ``pay`` gives one supply token (default: FROM)
-resolve TARGET [UNITS] [raid] [from SOURCE]   carry out the attack on TARGET; UNITS advance when the
-                                 stacking limit lets only some in; ``raid``: attacking
-                                 scout cars destroy 1 supply token there; SOURCE: the
+resolve TARGET [UNITS] [raid] [bomb] [from SOURCE]   carry out the attack on TARGET; UNITS advance
+                                 when the stacking limit lets only some in; ``raid``: attacking
+                                 scout cars destroy 1 supply token there; ``bomb``: attacking
+                                 bombers destroy 1 (Collateral Damage); SOURCE: the
                                  main attack when sources tie (Phase 4)
 fight [SPACE] | withdraw [stay]  the defender fights (paying 1 supply, from SPACE) or
                                  retreats, the exempt units staying with 'stay' (step 1)
@@ -28,6 +32,12 @@ advance UNITS                    the units that move in when not all fit (step 6
 deploy UNITS [from STAGING] TO   deploy reinforcements (and ``N supply``) from the
                                  Reinforcements Zone, or redeploy them from the staging
                                  territory, to TO (Phase 6)
+target [N KIND ...]              the kinds of land unit the bombers' hits fall on (step 2)
+submerge [UNITS]                 the submarines that dive; the others strike (sea step 1)
+cargo KIND                       the kind of convoy cargo a transport hit destroys
+escape [ITEMS]                   up to 2 cargo items that escape a sea battle (step 4)
+detonate N                       set off N mine icons on the border the prompt names
+turnback UNITS                   the attacking units the mine hits turn back
 done                             end this phase
 """
 
@@ -71,6 +81,7 @@ SHORT = {
     "ff_infantry": "fra.infantry",
     "ff_tank": "fra.tank",
     "supply": "supply",
+    "transport": "transport",
 }
 _UNIT_ID = re.compile(r"^u\d+$")
 _SEQ = "North Africa: Order of Play"
@@ -81,10 +92,14 @@ def unit_word(word: str) -> str | None:
     return SHORT.get(word.lower()) or SHORT.get(w)
 
 
+#: words for rows an order names by their full id (Free French units, run by the US)
+FULL_WORDS = {"fra.infantry": "ff_infantry", "fra.tank": "ff_tank"}
+
+
 def units_text(units: dict[str, int], ids: list[str]) -> list[str]:
     parts: list[str] = []
     for t in sorted(units):
-        parts += [str(units[t]), t]
+        parts += [str(units[t]), FULL_WORDS.get(t, t)]
     return parts + list(ids)
 
 
@@ -133,9 +148,12 @@ class Move(Order):
     units: dict[str, int] = {}
     ids: list[str] = []
     path: list[str]
+    #: what a moving truck carries, loaded where it starts (Land Transport, L1209-1213)
+    cargo: dict[str, int] = {}
 
     def text(self) -> str:
-        return " ".join(["move", *units_text(self.units, self.ids), *self.path])
+        tail = ["carry", *units_text(self.cargo, [])] if self.cargo else []
+        return " ".join([self.verb, *units_text(self.units, self.ids), *self.path, *tail])
 
 
 class Blitz(Move):
@@ -164,9 +182,12 @@ class Resolve(Order):
     raid: bool = False
     #: the main attack's source when sources tie (Flanking Attacks, L738)
     main: str | None = None
+    #: attacking bombers destroy 1 supply token there (Collateral Damage, L1243)
+    bomb: bool = False
 
     def text(self) -> str:
         tail = ["raid"] if self.raid else []
+        tail += ["bomb"] if self.bomb else []
         tail += ["from", self.main] if self.main else []
         return " ".join(["resolve", self.target, *units_text(self.units, self.ids), *tail])
 
@@ -244,6 +265,62 @@ class Deploy(Order):
         return " ".join(["deploy", *units_text(self.units, []), *src, self.to])
 
 
+class Detonate(Order):
+    verb: Literal["detonate"] = "detonate"
+    #: mine icons set off on the border named by the prompt (0: none)
+    count: int
+
+    def text(self) -> str:
+        return f"detonate {self.count}"
+
+
+class TurnBack(Order):
+    verb: Literal["turnback"] = "turnback"
+    units: dict[str, int] = {}
+    ids: list[str] = []
+
+    def text(self) -> str:
+        return " ".join(["turnback", *units_text(self.units, self.ids)])
+
+
+class Submerge(Order):
+    verb: Literal["submerge"] = "submerge"
+    #: the submarines that dive; the others make a Surprise Strike (L1293-1295)
+    units: dict[str, int] = {}
+    ids: list[str] = []
+
+    def text(self) -> str:
+        return " ".join(["submerge", *units_text(self.units, self.ids)])
+
+
+class Cargo(Order):
+    verb: Literal["cargo"] = "cargo"
+    #: the kind of cargo a transport hit destroys: a unit family or ``supply`` (L789-791)
+    kind: str
+
+    def text(self) -> str:
+        return f"cargo {self.kind}"
+
+
+class Escape(Order):
+    verb: Literal["escape"] = "escape"
+    #: up to 2 items: land units, or ``N supply`` for N groups of 5 tokens (L823)
+    units: dict[str, int] = {}
+
+    def text(self) -> str:
+        return " ".join(["escape", *units_text(self.units, [])])
+
+
+class Target(Order):
+    verb: Literal["target"] = "target"
+    #: kinds of defending land units the bombers' hits are aimed at (L1245)
+    units: dict[str, int] = {}
+    ids: list[str] = []
+
+    def text(self) -> str:
+        return " ".join(["target", *units_text(self.units, self.ids)])
+
+
 class Done(Order):
     verb: Literal["done"] = "done"
 
@@ -253,7 +330,7 @@ class Done(Order):
 
 ORDERS: dict[str, type[Order]] = {
     c.model_fields["verb"].default: c for c in (Buy, Supply, LandMine, SeaMine, Repair, Move, Blitz, Declare, Resolve, Fight, Withdraw,
-        Casualties, RetreatTo, Press, Cease, Advance, Deploy, Done)
+        Casualties, RetreatTo, Press, Cease, Advance, Deploy, Detonate, TurnBack, Submerge, Cargo, Escape, Target, Done)
 }
 
 
@@ -313,9 +390,16 @@ def parse_order(text: str) -> Order:
         return Buy(units=units)
     if verb == "move":
         units, ids, left = _units(rest)
+        cargo: dict[str, int] = {}
+        if "carry" in (w.lower() for w in left):
+            k = [w.lower() for w in left].index("carry")
+            cargo, cids, extra = _units(left[k + 1:])
+            if cids or extra or not cargo:
+                raise _bad("Write 'carry N TYPE ...' after the path, e.g. 'carry 2 inf 3 supply'.")
+            left = left[:k]
         if not (units or ids) or len(left) < 2:
-            raise _bad("Write 'move UNITS FROM [VIA ...] TO', e.g. 'move 1 tank el_agheila agedabia'.")
-        return Move(units=units, ids=ids, path=left)
+            raise _bad("Write 'move UNITS FROM [VIA ...] TO [carry CARGO]', e.g. 'move 1 tank el_agheila agedabia'.")
+        return Move(units=units, ids=ids, path=left, cargo=cargo)
     if verb == "blitz":
         units, ids, left = _units(rest)
         if not (units or ids) or len(left) not in (2, 3):
@@ -328,12 +412,15 @@ def parse_order(text: str) -> Order:
         main = None
         if len(left) >= 2 and left[-2].lower() == "from":
             main, left = left[-1], left[:-2]
+        bomb = bool(left) and left[-1].lower() == "bomb"
+        if bomb:
+            left = left[:-1]
         raid = bool(left) and left[-1].lower() == "raid"
         if raid:
             left = left[:-1]
         if left:
             raise _bad(f"Unexpected {excerpt(left[0])!r} after the advancing units.")
-        return Resolve(target=rest[0], units=units, ids=ids, raid=raid, main=main)
+        return Resolve(target=rest[0], units=units, ids=ids, raid=raid, bomb=bomb, main=main)
     if verb in ("cease",):
         if rest:
             raise _bad("'cease' takes nothing after it.")
@@ -346,7 +433,26 @@ def parse_order(text: str) -> Order:
         if rest not in ([], ["stay"]):
             raise _bad("Write 'withdraw' or 'withdraw stay' (the exempt units stay and fight).")
         return Withdraw(stay=bool(rest))
-    if verb in ("casualties", "press", "advance"):
+    if verb == "detonate":
+        if len(rest) != 1 or not is_count(rest[0]):
+            raise _bad("Write 'detonate N', N the mine icons to set off (0 for none).")
+        return Detonate(count=read_count(rest[0], _bad))
+    if verb == "cargo":
+        if len(rest) != 1 or not (unit_word(rest[0]) or rest[0].lower() == "supply"):
+            raise _bad("Write 'cargo KIND', a kind of unit ('tank', 'infantry') or 'supply'.")
+        return Cargo(kind=unit_word(rest[0]) or "supply")
+    if verb in ("submerge", "escape"):
+        units, ids, left = _units(rest)
+        if left or (verb == "escape" and ids):
+            raise _bad(f"Write '{verb} [UNITS]', e.g. '{verb} 1 sub'." if verb == "submerge"
+                       else "Write 'escape [ITEMS]', e.g. 'escape 1 tank 1 supply'.")
+        return Submerge(units=units, ids=ids) if verb == "submerge" else Escape(units=units)
+    if verb == "target":
+        units, ids, left = _units(rest)
+        if left or ids:
+            raise _bad("Write 'target [N KIND ...]', e.g. 'target 1 tank' (hits not named fall as the defender chooses).")
+        return Target(units=units)
+    if verb in ("casualties", "press", "advance", "turnback"):
         units, ids, left = _units(rest)
         if left or (verb != "press" and not (units or ids)):
             raise _bad(f"Write '{verb} UNITS', e.g. '{verb} 2 inf' or unit ids.")

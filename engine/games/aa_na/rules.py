@@ -2,10 +2,11 @@
 orders are legal, and applying one (ARCHITECTURE: The rules contract).
 
 Each phase lives in its own module: ``convoys`` (Phase 1), ``requisition`` (2),
-``combat_move`` (3), ``conclude`` and ``land_combat`` (4), ``deploy`` (6), with
-``events`` for the round track. Sea combat, air units in combat and Phase 5 are not built
-yet (RULINGS.md, "State of the engine"). Not registered in
-engine/core/registry.py yet.
+``combat_move``, ``air``, ``sea_move`` and ``mines`` (3), ``conclude``, ``land_combat``,
+``land_conclude``, ``air`` and ``sea_combat`` (4), ``noncombat`` (5), ``deploy`` (6), with
+``events`` for the round track and ``victory`` for the end of the game. What is left is
+listed in RULINGS.md, "State of the engine". Not registered in engine/core/registry.py
+yet.
 
 Roles are players; the number of players (2 to 4, option ``players``) decides who runs
 which powers (The Combatants, L277-301).
@@ -20,25 +21,37 @@ from engine.core.events import Event
 from engine.core.orders import Order
 from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
 from engine.games.aa_na import (
+    air,
     combat_move,
     conclude,
     convoys,
     deploy,
     events,
+    invariants,
     land_combat,
+    land_conclude,
+    mines,
+    noncombat,
     pack,
     requisition,
+    sea_combat,
+    sea_mines,
+    sea_move,
+    victory,
 )
 from engine.games.aa_na.context import Ctx, chart, listing, refuse
 from engine.games.aa_na.orders import (
     Advance,
     Blitz,
     Buy,
+    Cargo,
     Casualties,
     Cease,
     Declare,
     Deploy,
+    Detonate,
     Done,
+    Escape,
     Fight,
     LandMine,
     Move,
@@ -47,7 +60,10 @@ from engine.games.aa_na.orders import (
     Resolve,
     RetreatTo,
     SeaMine,
+    Submerge,
     Supply,
+    Target,
+    TurnBack,
     Withdraw,
     load_order,
     parse_order,
@@ -70,14 +86,26 @@ VERBS = {
     "requisition": ["buy", "supply", "landmine", "seamine", "repair", "done"],
     "combat_move": ["move", "blitz", "declare", "done"],
     "combat": ["resolve", "done"],
-    "noncombat": ["done"],
+    "noncombat": ["move", "done"],
+    "aa_casualties": ["casualties"],
+    "mines": ["detonate"],
+    "seamines": ["detonate"],
+    "seamine_hits": ["casualties"],
+    "seamine_cargo": ["cargo"],
+    "subs": ["submerge"],
+    "sea_casualties": ["casualties"],
+    "cargo": ["cargo"],
+    "escape": ["escape"],
+    "sea_press": ["press", "cease"],
+    "turnback": ["turnback"],
     "orders": ["fight", "withdraw"],
     "def_casualties": ["casualties"],
+    "bomber_targets": ["target"],
     "att_casualties": ["casualties"],
     "retreat": ["retreat"],
     "press": ["press", "cease"],
     "advance": ["advance"],
-    "deploy": ["deploy", "done"],
+    "deploy": ["deploy", "move", "done"],
 }
 
 
@@ -124,7 +152,7 @@ class AxisAndAlliesNorthAfrica:
     def result(self, state: State) -> Result | None:
         if not state.over:
             return None
-        return Result(winner=state.winner, level="victory", text=state.result_text)
+        return Result(winner=state.winner, level="victory" if state.winner else "draw", text=state.result_text)
 
     def prompt(self, state: State) -> Prompt:
         s = state
@@ -132,6 +160,34 @@ class AxisAndAlliesNorthAfrica:
         if s.over:
             return Prompt(role=None, kind="over", text=f"The game is over. {s.result_text}", **base)
         head = f"Round {s.round}, {POWER_NAME[s.power]}"
+        if s.sea_mine_queue:
+            m = s.sea_mine_queue[0]
+            kind = sea_mines.step(s)
+            zone = Ctx(s, _NoDice()).name(m["zone"])
+            if kind == "seamines":
+                role, text = self.role_of(s, m["owner"]), (
+                    f"{head} deployed into {zone}, where {POWER_NAME[m['owner']]} has {m['tokens']} sea mine(s): "
+                    f"'detonate N' (0 to {m['tokens']}).")
+            elif kind == "seamine_hits":
+                role, text = self.role_of(s, s.power), (
+                    f"{head}: sea mines in {zone} scored {m['hits']} hit(s) on what was just deployed "
+                    "('casualties N KIND ...', transports included).")
+            else:
+                mine = m["pick"] == 0
+                role = self.role_of(s, s.power if mine else m["owner"])
+                text = (f"{head}: a transport hit by a mine in {zone}: {'choose' if mine else 'name'} the kind of "
+                        f"cargo lost ('cargo KIND': {listing(sea_mines.cargo_kinds(Ctx(s, _NoDice())))}).")
+            return Prompt(role=role, kind=kind, verbs=VERBS[kind], text=text, **base)
+        if s.mine_queue:
+            m = s.mine_queue[0]
+            where = f"the border of {Ctx(s, _NoDice()).name(m['target'])} facing {Ctx(s, _NoDice()).name(m['source'])}"
+            if m["hits"]:
+                return Prompt(role=self.role_of(s, s.power), kind="turnback", verbs=VERBS["turnback"],
+                              text=f"{head}: mines scored {m['hits']} hit(s) on {where}: choose the attacking units "
+                              "turned back ('turnback UNITS').", **base)
+            return Prompt(role=self.role_of(s, m["owner"]), kind="mines", verbs=VERBS["mines"],
+                          text=f"{head} {'blitzes' if m.get('blitz') else 'attacks'} across {where}, which holds {m['icons']} mine icon(s) of "
+                          f"{POWER_NAME[m['owner']]}: 'detonate N' (0 to {m['icons']}).", **base)
         if s.battle is not None:
             return self._battle_prompt(s, base)
         texts = {
@@ -142,10 +198,11 @@ class AxisAndAlliesNorthAfrica:
             "combat": f"{head}: conduct combat ("
             + (f"attacks: {', '.join(sorted({a['target'] for a in s.attacks}))}; 'resolve TARGET [UNITS]'"
                if s.attacks else "no attacks declared; 'done'") + ").",
-            "noncombat": f"{head}: noncombat move ('done').",
+            "noncombat": f"{head}: noncombat move ('move UNITS FROM [VIA ...] TO [carry CARGO]'; air units "
+            "in the air must land; or 'done').",
             "deploy": f"{head}: deploy reinforcements and assign convoy escorts ("
             + (f"in the Reinforcements Zone: {_reserve_text(s)}; " if s.reserves.get(s.power) else "")
-            + "'deploy UNITS [from STAGING] TO' or 'done').",
+            + "'deploy UNITS [from STAGING] TO', escorts 'move AIR FROM ZONE' or 'done').",
         }
         return Prompt(role=self.role_of(s, s.power), kind=s.phase, verbs=VERBS[s.phase], text=texts[s.phase], **base)
 
@@ -154,6 +211,12 @@ class AxisAndAlliesNorthAfrica:
         ctx = Ctx(s, _NoDice())
         step = b["step"]
         where = f"Battle for {ctx.name(b['target'])}, round {b['round']}"
+        if b.get("sea"):
+            return self._sea_prompt(s, b, where, base)
+        if step == "aa_casualties":
+            text = (f"{where}: Air Defense scored {b['aa_hits']} hit(s): choose that many attacking air units "
+                    "('casualties UNITS').")
+            return Prompt(role=self.role_of(s, s.power), kind=step, verbs=VERBS[step], text=text, **base)
         defender = self.role_of(s, land_combat.defending_power(ctx, b))
         attacker = self.role_of(s, s.power)
         if step == "orders":
@@ -168,11 +231,18 @@ class AxisAndAlliesNorthAfrica:
             pool = land_combat._pool(ctx, mine)
             need = land_combat.max_assignable(hits, pool)
             extra = ""
-            if mine and (hits.get("tank") or hits.get("air")):
-                extra = f" ({hits.get('tank', 0)} must fall on tanks and {hits.get('air', 0)} on air units where possible)"
+            if mine and land_combat.targeted(hits):
+                aimed = [f"{n} on {k[2:] if k.startswith('f:') else ('air units' if k == 'air' else 'tanks')}"
+                         for k, n in hits.items() if k != "any" and n]
+                extra = f" ({', '.join(aimed)} where possible)"
             text = (f"{where}: choose {need} casualt{'y' if need == 1 else 'ies'}{extra} among "
                     f"{land_combat._names(pool)} ('casualties UNITS').")
             role = defender if mine else attacker
+        elif step == "bomber_targets":
+            text = (f"{where}: {b['hits']['bomber']} bomber hit(s): aim them at kinds of defending land units "
+                    f"('target N KIND ...'; kinds: {listing(land_combat.bomber_kinds(ctx))}) or let the defender "
+                    "choose ('target').")
+            role = attacker
         elif step == "retreat":
             opts = land_combat.retreat_options(ctx)
             text = (f"{where}: retreating defenders ({land_combat._names(land_combat._units(ctx, b['retreating']))}) go "
@@ -183,6 +253,35 @@ class AxisAndAlliesNorthAfrica:
             role = attacker
         else:
             text = f"{where}: won; {b['room']} unit(s) fit under the stacking limit: 'advance UNITS'."
+            role = attacker
+        return Prompt(role=role, kind=step, verbs=VERBS[step], text=text, **base)
+
+    def _sea_prompt(self, s: State, b: dict[str, Any], where: str, base: dict[str, Any]) -> Prompt:
+        ctx = Ctx(s, _NoDice())
+        step = b["step"]
+        attacker = self.role_of(s, s.power)
+        defender = self.role_of(s, sea_combat.defending_power(ctx))
+        where = where.replace("Battle", "Sea battle")
+        if step == "subs":
+            first = b["stage"] == "subs_def"
+            n = len(sea_combat._strikers(ctx, first))
+            text = f"{where}: {n} submarine(s) may submerge ('submerge N sub'); the rest make a Surprise Strike ('submerge')."
+            role = attacker if first else defender
+        elif step == "sea_casualties":
+            opts = sea_combat.options(ctx)
+            text = (f"{where}: take the hits ('casualties N KIND ...'; legal: "
+                    f"{listing(' '.join(f'{n} {k}' for k, n in o.items()) for o in opts)}).")
+            role = defender if b["taker"] == "def" else attacker
+        elif step == "cargo":
+            mine = b["cargo_pick"] == 0
+            text = (f"{where}: a transport is hit: {'choose' if mine else 'the attacker names'} the kind of cargo lost "
+                    f"('cargo KIND'; the convoy holds {listing(sea_combat.cargo_kinds(ctx))}).")
+            role = defender if mine else attacker
+        elif step == "escape":
+            text = f"{where}: up to 2 cargo items escape ('escape ITEMS', e.g. 'escape 1 tank 1 supply')."
+            role = defender
+        else:
+            text = f"{where}: 'press' on or 'cease'."
             role = attacker
         return Prompt(role=role, kind=step, verbs=VERBS[step], text=text, **base)
 
@@ -210,9 +309,37 @@ class AxisAndAlliesNorthAfrica:
             out += list(combat_move.legal_moves(ctx))
             out += list(combat_move.legal_blitzes(ctx))
             out += list(combat_move.legal_declarations(ctx))
+            out += list(air.legal_flights(ctx))
+            out += list(sea_move.legal_sails(ctx))
+        elif p.kind == "noncombat":
+            out += list(noncombat.legal_moves(ctx))
+        elif p.kind == "aa_casualties":
+            out += list(air.aa_orders(ctx))
+        elif p.kind == "subs":
+            n = len(sea_combat._strikers(ctx, state.battle["stage"] == "subs_def"))
+            out += [Submerge(), Submerge(units={"submarine": n})]
+        elif p.kind == "sea_casualties":
+            out += [Casualties(units=o) for o in sea_combat.options(ctx)[:60]]
+        elif p.kind == "cargo":
+            out += [Cargo(kind=k) for k in sea_combat.cargo_kinds(ctx)]
+        elif p.kind == "escape":
+            kinds = sea_combat.cargo_kinds(ctx)
+            out += [Escape(units={k: 1}) for k in kinds] + [Escape(units={k: 2}) for k in kinds] + [Escape()]
+        elif p.kind == "sea_press":
+            out += [Press(), Cease()]
+        elif p.kind == "seamines":
+            out += [Detonate(count=n) for n in range(state.sea_mine_queue[0]["tokens"] + 1)]
+        elif p.kind == "seamine_hits":
+            out += [Casualties(units=o) for o in sea_mines.options(ctx)[:60]]
+        elif p.kind == "seamine_cargo":
+            out += [Cargo(kind=k) for k in sea_mines.cargo_kinds(ctx)]
+        elif p.kind == "mines":
+            out += [Detonate(count=n) for n in range(state.mine_queue[0]["icons"] + 1)]
+        elif p.kind == "turnback":
+            out += list(mines.turnback_orders(ctx))
         elif p.kind == "combat":
             for t in sorted({a["target"] for a in state.attacks}):
-                out += [Resolve(target=t), Resolve(target=t, raid=True)]
+                out += [Resolve(target=t), Resolve(target=t, raid=True), Resolve(target=t, bomb=True)]
                 sources = sorted({a["source"] for a in state.attacks if a["target"] == t})
                 if len(sources) > 1:
                     out += [Resolve(target=t, main=src) for src in sources]
@@ -221,6 +348,8 @@ class AxisAndAlliesNorthAfrica:
             out += [Fight()] if opts["fight"] else []
             out += [Withdraw()] if opts["withdraw"] else []
             out += [Withdraw(stay=True)] if opts["stay"] else []
+        elif p.kind == "bomber_targets":
+            out += [Target()] + [Target(units={k: state.battle["hits"]["bomber"]}) for k in land_combat.bomber_kinds(ctx)]
         elif p.kind in ("def_casualties", "att_casualties"):
             out += list(land_combat.casualty_orders(ctx, p.kind == "def_casualties"))
         elif p.kind == "retreat":
@@ -231,7 +360,7 @@ class AxisAndAlliesNorthAfrica:
         elif p.kind == "press":
             out += [Press(), Cease()]
         elif p.kind == "advance":
-            pool = [u for u in land_combat._pool(ctx, False)]
+            pool = land_conclude.advancers(ctx)
             out += [Advance(ids=[u.id for u in pool[: state.battle["room"]]])]
         elif p.kind == "deploy":
             for t, n in state.reserves.get(state.power, {}).items():
@@ -239,6 +368,7 @@ class AxisAndAlliesNorthAfrica:
                     word = "supply" if t == "supply" else t.split(".", 1)[1]
                     for to in deploy.places(ctx, t, None):
                         out.append(Deploy(units={word: 1}, to=to))
+            out += list(air.legal_escorts(ctx))
         if p.kind in VERBS and "done" in VERBS[p.kind]:
             out.append(Done())
         good = []
@@ -257,15 +387,17 @@ class AxisAndAlliesNorthAfrica:
         check_turn(p, role, order.verb, sequence_rule=R_SEQ, end_rule=R_END,
                    step=PHASE_NAME.get(state.phase, state.phase))
         ctx = Ctx(state.clone(), dice)
+        before = victory.presence(ctx)
         _dispatch(ctx, p.kind, order)
         settle(ctx)
+        victory.check_elimination(ctx, before)
         return ctx.state, ctx.events
 
     # -- state -----------------------------------------------------------------
 
     def view(self, state: State, role: str | None) -> dict[str, Any]:
-        """Everything on the board is open information in this game so far: units,
-        markers, supply, mines and the Reinforcements Zone are all on the table."""
+        """The same for every role and the public: the rules hide nothing (RULINGS: hidden
+        information). Only the table's options are left out."""
         d = state.to_dict()
         d.pop("options", None)
         return d
@@ -277,19 +409,7 @@ class AxisAndAlliesNorthAfrica:
         return State.from_dict(data)
 
     def invariant_problems(self, state: State) -> list[str]:
-        ctx = Ctx(state, _NoDice())
-        out = []
-        for t in {u.at for u in state.units}:
-            sp = ctx.board.spaces.get(t)
-            if sp is None:
-                out.append(f"a unit stands on unknown space {t!r}")
-                continue
-            if sp.kind == "territory":
-                for side in ("axis", "allies"):
-                    if ctx.stacked(t, side) > ctx.limit(t):
-                        out.append(f"{t}: {side} over the stacking limit")
-        out += [f"negative supply in {k}" for k, v in state.supply.items() if v < 0]
-        return out
+        return invariants.problems(Ctx(state, _NoDice()))
 
     def datapack_version(self) -> str:
         """The versions of the four pack files, joined: a replay checks it is read against
@@ -335,11 +455,20 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
         case "combat_move", Blitz():
             combat_move.blitz(ctx, order)
         case "combat_move", Move():
-            combat_move.move(ctx, order)
+            if air.names_air(ctx, order):
+                air.combat_fly(ctx, order)
+            elif sea_move.names_sea(ctx, order):
+                sea_move.combat_sail(ctx, order)
+            else:
+                combat_move.move(ctx, order)
         case "combat_move", Declare():
             combat_move.declare(ctx, order)
         case "combat_move", Done():
             combat_move.check_done(ctx)
+            air.declare_air_attacks(ctx)
+            sea_move.declare_sea_attacks(ctx)
+            conclude.declare_torch(ctx)
+            mines.pending(ctx)
             s.phase = "combat"
         case "combat", Resolve():
             conclude.resolve(ctx, order)
@@ -347,29 +476,62 @@ def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
             land_combat.fight(ctx, order)
         case "orders", Withdraw():
             land_combat.withdraw(ctx, order)
+        case "bomber_targets", Target():
+            land_combat.target(ctx, order)
         case ("def_casualties" | "att_casualties"), Casualties():
             land_combat.casualties(ctx, order)
         case "retreat", RetreatTo():
             land_combat.retreat_to(ctx, order)
         case "press", Press():
-            land_combat.press(ctx, order)
+            land_conclude.press(ctx, order)
         case "press", Cease():
-            land_combat.cease(ctx, order)
+            land_conclude.cease(ctx, order)
         case "advance", Advance():
-            land_combat.advance(ctx, order)
+            land_conclude.advance(ctx, order)
         case "combat", Done():
             if s.attacks:
                 raise refuse(R_COMBAT, "Every declared attack must be carried out (L726).",
                              f"Declared: {listing(ctx.name(a['target']) for a in s.attacks)}.")
             s.phase = "noncombat"
+        case "subs", Submerge():
+            sea_combat.submerge(ctx, order)
+        case "sea_casualties", Casualties():
+            sea_combat.casualties(ctx, order)
+        case "cargo", Cargo():
+            sea_combat.cargo(ctx, order)
+        case "escape", Escape():
+            sea_combat.escape(ctx, order)
+        case "sea_press", Press():
+            sea_combat.press(ctx)
+        case "sea_press", Cease():
+            ctx.log("battle", "The attacker ceases the sea attack.")
+            sea_combat.conclude(ctx)
+        case "mines", Detonate():
+            mines.detonate(ctx, order)
+        case "turnback", TurnBack():
+            mines.turn_back(ctx, order)
+        case "aa_casualties", Casualties():
+            air.aa_casualties(ctx, order)
+        case "noncombat", Move():
+            noncombat.move(ctx, order)
         case "noncombat", Done():
+            noncombat.done(ctx)
             s.phase = "deploy"
             events.run(ctx, s.round, s.power, 6)
         case "deploy", Deploy():
             deploy.deploy(ctx, order)
+        case "deploy", Move():
+            air.escort_fly(ctx, order)
         case "deploy", Done():
             deploy.finish(ctx)
-            _end_turn(ctx)
+            sea_mines.pending(ctx)
+            s.bought["turn_done"] = True
+        case "seamines", Detonate():
+            sea_mines.detonate(ctx, order)
+        case "seamine_hits", Casualties():
+            sea_mines.casualties(ctx, order)
+        case "seamine_cargo", Cargo():
+            sea_mines.cargo(ctx, order)
         case _:  # pragma: no cover - verbs are checked against the prompt first
             raise refuse(R_SEQ, f"'{order.verb}' is not accepted now.")
 
@@ -383,6 +545,9 @@ def _end_turn(ctx: Ctx) -> None:
         u.path = []
         u.blitz = False
         u.captured = False
+        u.airborne = False
+        u.ncm = False
+    s.engaged = []
     s.attacks = []
     s.blitzed = []
     s.attacked = []
@@ -391,8 +556,7 @@ def _end_turn(ctx: Ctx) -> None:
         i = TURN_ORDER.index(s.power) + 1
         if i == len(TURN_ORDER):
             if s.round >= pack.load_tables().limits["last_round"]:
-                s.over = True
-                s.result_text = "Round 14 is over (victory levels are not scored yet)."
+                victory.end_of_round_14(ctx)
                 return
             s.round += 1
             i = 0
@@ -411,9 +575,12 @@ def settle(ctx: Ctx) -> None:
     if s.over:
         return
     if s.battle is not None:
-        land_combat.settle(ctx)
+        land_conclude.settle(ctx)
         return
+    if s.phase == "deploy" and s.bought.get("turn_done") and not s.sea_mine_queue:
+        _end_turn(ctx)
     if s.phase == "convoys":
+        s.start_control = dict(s.control)
         convoys.advance(ctx)
         s.phase = "requisition"
         requisition.begin(ctx)

@@ -55,6 +55,17 @@ class Unit:
     blitz: bool = False
     #: a truck captured this turn, which may not make a noncombat move (L748)
     captured: bool = False
+    #: an air unit that combat moved and has not landed yet: "in the air", it counts
+    #: against no stacking limit and makes no space hostile (L853, L863)
+    airborne: bool = False
+    #: moved in Phase 5, or carried by a truck this turn (L885, L1211)
+    ncm: bool = False
+
+    def copy(self) -> Unit:
+        c = Unit.__new__(Unit)
+        c.__dict__ = dict(self.__dict__)
+        c.path = list(self.path)
+        return c
 
 
 @dataclass
@@ -95,6 +106,16 @@ class State:
     blitzed: list[str] = field(default_factory=list)
     #: territories attacked by land units this turn: no retreat into them (L769, L821)
     attacked: list[str] = field(default_factory=list)
+    #: units that took part in an attack this turn: no noncombat move but the scout
+    #: cars' Long-Range Patrol (L885, L1169)
+    engaged: list[str] = field(default_factory=list)
+    #: territory -> controlling power at the start of the turn: where air units may land
+    #: (L897); permanent emblems are read from the board
+    start_control: dict[str, str] = field(default_factory=dict)
+    #: borders under attack where enemy land mines may go off, in turn (``mines``)
+    mine_queue: list[dict[str, Any]] = field(default_factory=list)
+    #: sea zones where enemy sea mines may go off on this turn's deployments (``sea_mines``)
+    sea_mine_queue: list[dict[str, Any]] = field(default_factory=list)
     #: the land combat being fought (``land_combat``), or None
     battle: dict[str, Any] | None = None
     next_id: int = 1
@@ -103,7 +124,29 @@ class State:
     result_text: str = ""
 
     def clone(self) -> State:
-        return copy.deepcopy(self)
+        """A deep copy, written out: the rules clone the state for every order tried."""
+        c = copy.copy(self)
+        c.options = copy.deepcopy(self.options)
+        c.units = [u.copy() for u in self.units]
+        c.control = dict(self.control)
+        c.convoy_markers = {k: list(v) for k, v in self.convoy_markers.items()}
+        c.supply = dict(self.supply)
+        c.convoy_supply = {k: dict(v) for k, v in self.convoy_supply.items()}
+        c.reserves = {k: dict(v) for k, v in self.reserves.items()}
+        c.land_mines = copy.deepcopy(self.land_mines)
+        c.sea_mines = {k: dict(v) for k, v in self.sea_mines.items()}
+        c.bought = copy.deepcopy(self.bought)
+        c.attacks = copy.deepcopy(self.attacks)
+        c.set_aside = dict(self.set_aside)
+        c.scenario_attacks = copy.deepcopy(self.scenario_attacks)
+        c.blitzed = list(self.blitzed)
+        c.attacked = list(self.attacked)
+        c.engaged = list(self.engaged)
+        c.start_control = dict(self.start_control)
+        c.battle = copy.deepcopy(self.battle)
+        c.mine_queue = copy.deepcopy(self.mine_queue)
+        c.sea_mine_queue = copy.deepcopy(self.sea_mine_queue)
+        return c
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
