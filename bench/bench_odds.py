@@ -1,10 +1,15 @@
 """Time exact Axis & Allies Revised battle odds (engine/games/aa_revised/odds.py).
 
-    .venv/bin/python bench/bench_odds.py [--repeat N] [--search N] [--seed S] [--units U]
+    .venv/bin/python bench/bench_odds.py [--repeat N] [--fresh N] [--search N] [--seed S]
+                                         [--units U]
 
-Times are CPU seconds of this process (``time.process_time``): on an idle machine the
-same as the wall clock, and steady on a busy one. First the fixed battles: for each,
-the first (cold) and the best of N timings, the number of pairs of states solved and the result. Then a search over
+Times are CPU seconds of the process (``time.process_time``): on an idle machine the
+same as the wall clock, and steadier on a busy one; the wall clock is printed beside
+them, and the load average before and after. First the fixed battles: for each, the
+first (cold) and the best of N timings in this process, the number of pairs of states
+solved and the result; with ``--fresh N``, also the best and worst of N first calls,
+each in a fresh process (``--one``: nothing warm at all, not even the binomials), and
+what importing the odds costs there. Then a search over
 ``--search`` random large mixed battles of up to ``--units`` units a side (land with
 antiaircraft guns and aircraft, amphibious assaults with bombardment, sea battles with
 submarines, destroyers, battleships and carriers), each timed once, cold; it prints
@@ -18,15 +23,24 @@ there to find the battles that miss it.
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import subprocess
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+_started = time.process_time(), time.perf_counter()
+import numpy  # noqa: E402, F401  (timed apart from the odds: ``--one``)
+
+_numpy = time.process_time(), time.perf_counter()
 from engine.core.errors import IllegalOrder  # noqa: E402
 from engine.games.aa_revised.odds import Odds, battle_odds  # noqa: E402
+
+_imported = time.process_time(), time.perf_counter()
 
 Force = dict[str, int]
 
@@ -200,9 +214,44 @@ def label(attackers: Force, defenders: Force, options: dict) -> str:
 
 
 def timed(attackers: Force, defenders: Force, options: dict) -> tuple[float, Odds]:
-    start = time.process_time()
+    return timed_both(attackers, defenders, options)[::2]
+
+
+def timed_both(attackers: Force, defenders: Force, options: dict) -> tuple[float, float, Odds]:
+    """CPU seconds, wall seconds and the odds of one call."""
+    cpu, wall = time.process_time(), time.perf_counter()
     result = battle_odds(attackers, defenders, **options)
-    return time.process_time() - start, result
+    return time.process_time() - cpu, time.perf_counter() - wall, result
+
+
+def one(index: int) -> dict[str, float]:
+    """The first call in this process for fixed battle ``index``, and the imports."""
+    _, attackers, defenders, options = BATTLES[index]
+    cpu, wall, _ = timed_both(attackers, defenders, options)
+    return {
+        "cpu": cpu,
+        "wall": wall,
+        "numpy_cpu": _numpy[0] - _started[0],
+        "odds_cpu": _imported[0] - _numpy[0],
+    }
+
+
+def fresh(index: int, runs: int) -> list[dict[str, float]]:
+    """:func:`one` in ``runs`` fresh processes, one after the other."""
+    out = []
+    for _ in range(runs):
+        done = subprocess.run(
+            [sys.executable, __file__, "--one", str(index)],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        out.append(json.loads(done.stdout))
+    return out
+
+
+def load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -211,25 +260,46 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--search", type=int, default=8, help="random large battles to try")
     parser.add_argument("--seed", type=int, default=9)
     parser.add_argument("--units", type=int, default=60, help="most units a side")
+    parser.add_argument(
+        "--fresh", type=int, default=0, help="first calls of each fixed battle in new processes"
+    )
+    parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.one is not None:
+        print(json.dumps(one(args.one)))
+        return 0
+    print(load())
     #: (cold seconds, what, pairs solved) of the slowest battle so far
     worst: tuple[float, str, int] | None = None
-    for name, attackers, defenders, options in BATTLES:
+    for index, (name, attackers, defenders, options) in enumerate(BATTLES):
         times = []
+        walls = []
         result = None
         for _ in range(max(1, args.repeat)):
-            seconds, result = timed(attackers, defenders, options)
+            seconds, wall, result = timed_both(attackers, defenders, options)
             times.append(seconds)
+            walls.append(wall)
         assert result is not None
         if worst is None or times[0] > worst[0]:
             worst = (times[0], name, result.states)
         total = result.attacker_win + result.defender_win + result.draw
         print(
-            f"{name:46s} cold {times[0] * 1000:7.1f} ms, best {min(times) * 1000:7.1f} ms  "
-            f"{result.states:6d} pairs  "
+            f"{name:46s} cold {times[0] * 1000:7.1f} ms (wall {walls[0] * 1000:7.1f}), "
+            f"best {min(times) * 1000:7.1f} ms  {result.states:6d} pairs  "
             f"attacker {result.attacker_win:6.2%}  defender {result.defender_win:6.2%}  "
             f"draw {result.draw:6.2%}  (sum - 1 = {total - 1:+.1e})"
         )
+        if args.fresh > 0:
+            runs = fresh(index, args.fresh)
+            cpu = sorted(r["cpu"] * 1000 for r in runs)
+            wall = sorted(r["wall"] * 1000 for r in runs)
+            imports = min(r["numpy_cpu"] + r["odds_cpu"] for r in runs) * 1000
+            numpy_ms = min(r["numpy_cpu"] for r in runs) * 1000
+            print(
+                f"{'':46s} fresh process, {len(runs)} runs: cold {cpu[0]:7.1f} to "
+                f"{cpu[-1]:7.1f} ms (wall {wall[0]:7.1f} to {wall[-1]:7.1f}); "
+                f"imports {imports:5.0f} ms, numpy {numpy_ms:4.0f} of them"
+            )
     rng = random.Random(args.seed)
     if args.search > 0:
         print(f"\nsearch: {args.search} random battles of up to {args.units} units a side")
@@ -247,6 +317,7 @@ def main(argv: list[str] | None = None) -> int:
             worst = (seconds, f"{kind}: {text}", result.states)
     assert worst is not None
     print(f"\nworst case found: {worst[0] * 1000:.1f} ms ({worst[2]} pairs): {worst[1]}")
+    print(load())
     return 0
 
 

@@ -44,6 +44,7 @@ import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
+from math import comb
 
 import numpy as np
 
@@ -79,9 +80,12 @@ Spread = tuple[list[int], list[float]]
 #: those in the processor's cache: 48 was the fastest of 32-256 on the bench)
 _CHUNK = 48
 
-#: cells of a grid moved together by :meth:`_Battle._step_sea` (about a megabyte of
-#: arrays: larger ones are fresh memory from the system each time, which costs more)
+#: cells of a grid moved together by :meth:`_Battle._step_sea`, in arrays it reuses
 _BATCH = 1 << 16
+
+#: :meth:`_Battle._step_sea` keeps the cycle of a pair left with a negligible chance
+#: (most often let go before the next cycle) only if it leads to fewer cells than this
+_KEEP_CELLS = 1024
 
 #: a chance this small (and below) of a state still fighting (on land: an attacker
 #: state, whatever the defender) is let go, up to :data:`_NEGLIGIBLE_TOTAL` in all: the
@@ -170,13 +174,7 @@ def described(dist: Mapping[Survivors, float]) -> dict[str, float]:
 def _binomial(n: int, value: int) -> tuple[float, ...]:
     """P(k hits) for ``n`` dice that hit on ``value`` or less."""
     p = min(max(value, 0), 6) / 6
-    out = [0.0] * (n + 1)
-    out[0] = 1.0
-    for _ in range(n):
-        for k in range(len(out) - 1, 0, -1):
-            out[k] = out[k] * (1 - p) + out[k - 1] * p
-        out[0] *= 1 - p
-    return tuple(out)
+    return tuple(comb(n, k) * p**k * (1 - p) ** (n - k) for k in range(n + 1))
 
 
 def _convolve(a: Iterable[float], b: Iterable[float]) -> Dist:
@@ -412,6 +410,48 @@ class _Side:
         self._fire[i] = got
         return got
 
+    def fire_table(self, order: list[int]) -> np.ndarray:
+        """The hits of :meth:`fire` (the first distribution) from each state in ``order``
+        at once, as the rows of an array with a column per number of hits, for a side
+        whose aircraft hit anything (:attr:`restricted_air` not set, as on land). The
+        dice are counted as :meth:`fire` counts them (Revised: Conduct Combat, steps 4
+        and 5, artillery supporting infantry one to one); the hits of each value are
+        added for 1, 2, 4, ... dice at a time, to every row whose number of dice of that
+        value holds that power of two."""
+        assert not self.restricted_air
+        counts = np.array([self.states[i] for i in order], dtype=np.intp)
+        counts = counts.reshape(len(order), len(self.slots))
+        support = counts[:, self._supporters].sum(axis=1)
+        dice: dict[int, np.ndarray] = {}
+        for j, value, per_unit, supported, _ in self._firing:
+            n = counts[:, j]
+            if supported:
+                paired = np.minimum(n, support)
+                support = support - paired
+                dice[max(value, 2)] = dice.get(max(value, 2), 0) + paired
+                n = n - paired
+            if value > 0:
+                dice[value] = dice.get(value, 0) + n * per_unit
+        width = 1 + int(sum(dice.values(), np.zeros(len(order), dtype=np.intp)).max(initial=0))
+        # room for every power of two up to each value's most dice, cut to width at the end
+        room = 1 + sum((1 << int(n.max(initial=0)).bit_length()) - 1 for n in dice.values())
+        table = np.zeros((len(order), room))
+        table[:, 0] = 1.0
+        top = 1  # columns that may hold a chance so far
+        for value in sorted(dice):
+            # n dice are the dice of each power of two in n, taken one power at a time
+            bit = 1
+            while bit <= dice[value].max(initial=0):
+                rows = np.flatnonzero(dice[value] & bit)
+                before = table[rows, :top]
+                after = np.zeros((len(rows), top + bit))
+                for j, chance in enumerate(_binomial(bit, value)):
+                    after[:, j : j + top] += chance * before  # j more hits
+                table[rows, : top + bit] = after
+                top += bit
+                bit *= 2
+        return table[:, :width]
+
     def dice_key(self, i: int) -> int:
         """A number shared by the states whose dice are the same (main fire, aircraft
         restricted by the variant, submarines): the enemy's losses to them are too."""
@@ -518,6 +558,8 @@ class _Battle:
         self._mixes: dict[tuple[Side, int, int, bool], Spread] = {}
         #: spreads as arrays (:meth:`_arrays`), by the spread's id, with the spread
         self._spread_arrays: dict[int, tuple[np.ndarray, np.ndarray, Spread]] = {}
+        #: attacker spreads as columns (:meth:`_cycle_cells`), kept the same way
+        self._spread_columns: dict[int, tuple[np.ndarray, np.ndarray, Spread]] = {}
         #: :meth:`_dying_dice`, once worked out
         self._dying: list[float] | None | bool = False
 
@@ -753,26 +795,36 @@ class _Battle:
         for i, d in enumerate(dt):
             d_number[d] = i
         live = live[np.ix_(at, dt)]
-        # the defender's dice by state, and the attacker's chains padded with their end
-        alpha_lists = [dfn.fire(d)[0] for d in dt]
-        a_chains = [[number[a2] for a2 in att.chain(a, FIRE)] for a in at]
-        steps = np.array([len(c) - 1 for c in a_chains])
-        k = int(min(max(len(x) for x in alpha_lists), steps.max() + 1))
-        alpha = np.zeros((nd, k))  # k - 1 hits or more: no attacker can go further
-        for d, x in enumerate(alpha_lists):
-            alpha[d, : min(len(x), k)] = x[:k]
-            alpha[d, k - 1] = sum(x[k - 1 :])
-        a_next = np.array([(c + [c[-1]] * k)[:k] for c in a_chains], dtype=np.intp)
+        # the defender's dice by state, and the attacker's chains padded with their end:
+        # a chain is its first step's chain after its state, so the states x hits down
+        # every chain are found together, one hit at a time
+        alpha_all = dfn.fire_table(dt)
+        chains = [att.chain(a, FIRE) for a in at]
+        one_hit = np.array([number[c[min(1, len(c) - 1)]] for c in chains], dtype=np.intp)
+        down = [np.arange(na)]
+        steps = np.zeros(na, dtype=np.intp)
+        while True:
+            nxt = one_hit[down[-1]]
+            moved = nxt != down[-1]
+            if not moved.any():
+                break
+            steps += moved
+            down.append(nxt)
+        k = int(min(alpha_all.shape[1], steps.max() + 1))
+        alpha = alpha_all[:, :k].copy()  # k - 1 hits or more: no attacker can go further
+        alpha[:, k - 1] = alpha_all[:, k - 1 :].sum(axis=1)
+        a_next = np.stack(down[:k] + [down[-1]] * (k - len(down)), axis=1)
         # the defender's chains; the attacker's dice folded onto their longest
         d_chains = [[d_number[d2] for d2 in dfn.chain(d, FIRE)] for d in dt]
         d_steps = [len(c) - 1 for c in d_chains]
         ly = max(d_steps)
         beta = np.zeros((na, ly + 2))
-        for i, a in enumerate(at):
-            b = att.fire(a)[0]
-            if len(b) > ly + 1:
-                b = [*b[:ly], sum(b[ly:])]
-            beta[i, : len(b)] = b
+        beta_all = att.fire_table(at)
+        if beta_all.shape[1] > ly + 1:
+            beta[:, :ly] = beta_all[:, :ly]
+            beta[:, ly] = beta_all[:, ly:].sum(axis=1)
+        else:
+            beta[:, : beta_all.shape[1]] = beta_all
         # beside each attacker state's dice, the chance of each number of hits or more,
         # and a zero: T[d, d'] is one of these for every attacker state (``pick``)
         beta_ext = np.concatenate(
@@ -814,13 +866,16 @@ class _Battle:
             hits = by_last[last, first:end, lo:]
             moved = np.matmul(hits, half)  # (r, X, d')
             to = a_to[rows, first:end]
-            top, bottom = int(to.min()), int(np.where(to < na, to, -1).max()) + 1
-            if bottom <= top:
+            kept = to < na
+            if not kept.any():
                 return
+            # the attacker states reached, each once (chains may meet): only those rows
+            # are summed, never a block of the grid as tall as the states they span
+            reached, row_of = np.unique(to[kept], return_inverse=True)
             m = nd - lo
-            flat = ((np.minimum(to, bottom) - top)[:, :, None] * m + np.arange(m)).ravel()
-            grid = np.bincount(flat, moved.ravel(), minlength=(bottom - top + 1) * m)
-            into[top:bottom, lo:] += grid[: (bottom - top) * m].reshape(bottom - top, m)
+            flat = (row_of[:, None] * m + np.arange(m)).ravel()
+            sums = np.bincount(flat, moved[kept].ravel(), minlength=len(reached) * m)
+            into[reached, lo:] += sums.reshape(len(reached), m)
 
         expected = 0.0
         solved = 0
@@ -1055,11 +1110,16 @@ class _Battle:
         stepped one at a time; what is still fighting after them stays where it is
         (:meth:`solve` has the attacker withdraw).
 
-        Each pair's cycle (:meth:`cycle`) is kept as the cells ``a * nd + d`` it leads to
-        and their chances (:func:`_cells`), worked out once and reused by later cycles.
-        The last cycle is not kept as a grid: the odds need only each side's states
-        apart and the outcome, which are sums of each block's two spreads taken apart
-        (:class:`_Tail`), so its blocks are never multiplied out.
+        Each pair's cycle (:meth:`cycle`) is turned into the cells ``a * nd + d`` it
+        leads to and their chances (:meth:`_cycle_cells`), kept for the next cycle only
+        if the pair has mass again after this one: most pairs are fought from once, and
+        their cells (most of all cells) are let go as soon as that is known. A cycle
+        never raises the hit points on the board, so the pairs are taken from the most
+        hit points down, and a pair's mass for the next cycle is known once every pair
+        with as many hit points or more has moved its own. The last cycle is not kept
+        as a grid: the odds need only each side's states apart and the outcome, which
+        are sums of each block's two spreads taken apart (:class:`_Tail`), so its
+        blocks are never multiplied out.
 
         ``grid`` holds the chance of each pair after the first cycle and is updated in
         place (without the last cycle's mass, which is in the tail). Returns the
@@ -1067,48 +1127,101 @@ class _Battle:
         worked out, and the tail (None if the battle was over before the last cycle)."""
         att, dfn = self.att, self.dfn
         na, nd = len(att.states), len(dfn.states)
-        #: each pair's cycle as the cells (a * nd + d) it leads to and their chances
+        #: the cycles of the pairs with mass for the next cycle, as cells and chances
         memo: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        worked: set[int] = set()  # the pairs whose cycle was worked out
         a_fights = np.array([self.fights(a) for a in range(na)])
-        fighting = a_fights[:, None] & np.array(dfn.alive)[None, :]
+        fighting = (a_fights[:, None] & np.array(dfn.alive)[None, :]).ravel()
+        hit_points = (np.array(att.health)[:, None] + np.array(dfn.health)[None, :]).ravel()
         budget = _NEGLIGIBLE_TOTAL
         expected = 0.0
+        #: where a batch of cells and their chances is gathered (reused: no fresh memory)
+        held_cells = np.empty(_BATCH, dtype=np.intp)
+        held_chances = np.empty(_BATCH)
+        flat_grid = grid.reshape(-1)
         for step in range(rounds - 1):
-            going = grid * fighting
+            going = grid * fighting.reshape(na, nd)
             budget = _let_go(grid, going, budget, pairs=True)
             if not going.any():
                 break  # every battle that goes on is over (or let go)
             expected += float(going.sum())
             flat = going.ravel()
-            pairs = np.flatnonzero(flat).tolist()
+            active = np.flatnonzero(flat)
             grid -= going
             if step == rounds - 2:
+                pairs = active.tolist()
                 blocks = [self.cycle(*divmod(p, nd), first=False) for p in pairs]
-                fresh = sum(p not in memo for p in pairs)
-                return expected, len(memo) + fresh, _Tail(blocks, flat[pairs], na, nd)
-            cells, chances, sizes = [], [], []
+                worked.update(pairs)
+                return expected, len(worked), _Tail(blocks, flat[pairs], na, nd)
+            active = active[np.argsort(-hit_points[active], kind="stable")]
+            pairs, levels = active.tolist(), hit_points[active].tolist()
+            masses = flat[active].tolist()
+            kept, memo = memo, {}
+            cells: list[np.ndarray] = []
+            chances: list[np.ndarray] = []
+            #: the cycles of the pairs from ``settled`` on, whose mass for the next cycle
+            #: may still grow
+            cycles: list[tuple[np.ndarray, np.ndarray]] = []
+            settled = 0
             held = 0
-            flat_grid = grid.reshape(-1)
-            for n, pair in enumerate(pairs, 1):
-                got = memo.get(pair)
+            for n, pair in enumerate(pairs):
+                got = kept.pop(pair, None)
                 if got is None:
-                    got = memo[pair] = _cells(
-                        self.cycle(*divmod(pair, nd), first=False), nd, self._arrays
-                    )
+                    got = self._cycle_cells(pair, nd)
+                cycles.append(got)
                 cells.append(got[0])
                 chances.append(got[1])
-                sizes.append(len(got[0]))
-                held += sizes[-1]
-                if held < _BATCH and n < len(pairs):
+                held += len(got[0])
+                if held < _BATCH and n + 1 < len(pairs):
                     continue
-                # a batch of pairs at a time keeps the arrays small (and reused)
-                weights = np.repeat(flat[pairs[n - len(cells) : n]], sizes)
-                flat_grid += np.bincount(
-                    np.concatenate(cells), np.concatenate(chances) * weights, minlength=na * nd
-                )
-                cells, chances, sizes = [], [], []
+                # a batch of pairs at a time, in the same arrays each time
+                if held > len(held_cells):
+                    held_cells = np.empty(held, dtype=np.intp)
+                    held_chances = np.empty(held)
+                at, chance = held_cells[:held], held_chances[:held]
+                np.concatenate(cells, out=at)
+                np.concatenate(chances, out=chance)
+                chance *= np.repeat(masses[n + 1 - len(cells) : n + 1], [len(c) for c in cells])
+                np.add.at(flat_grid, at, chance)
+                cells, chances = [], []
                 held = 0
-        return expected, len(memo), None
+                # the pairs with more hit points than any still to move have their mass
+                # for the next cycle: keep their cycles if they have some
+                below = levels[n + 1] if n + 1 < len(pairs) else -1
+                end = settled
+                while end <= n and levels[end] > below:
+                    end += 1
+                these = active[settled:end]
+                again = flat_grid[these] * fighting[these]
+                sizes = np.array([len(c) for c, _ in cycles[: end - settled]])
+                keep = (again >= _NEGLIGIBLE) | (again > 0) & (sizes < _KEEP_CELLS)
+                for k in np.flatnonzero(keep).tolist():
+                    memo[pairs[settled + k]] = cycles[k]
+                cycles = cycles[end - settled :]
+                settled = end
+            worked.update(pairs)
+        return expected, len(worked), None
+
+    def _cycle_cells(self, pair: int, nd: int) -> tuple[np.ndarray, np.ndarray]:
+        """A cycle from ``pair`` (``a * nd + d``) as the cells of a grid it leads to and
+        their chances (a cell may come twice, from two blocks). Each spread's arrays are
+        kept by its id, as :meth:`_arrays` keeps them; an attacker's as columns, each
+        state's first cell ``a * nd`` and its chance."""
+        columns, arrays = self._spread_columns, self._spread_arrays
+        cells, chances = [], []
+        for w, la, ld in self.cycle(*divmod(pair, nd), first=False):
+            at = columns.get(id(la))
+            if at is None or at[2] is not la:
+                at = (np.array(la[0])[:, None] * nd, np.array(la[1])[:, None], la)
+                columns[id(la)] = at
+            to = arrays.get(id(ld))
+            if to is None or to[2] is not ld:
+                to = arrays[id(ld)] = (np.array(ld[0]), np.array(ld[1]), ld)
+            cells.append((at[0] + to[0]).ravel())
+            chances.append((at[1] * (to[1] if w == 1.0 else to[1] * w)).ravel())
+        if len(cells) == 1:
+            return cells[0], chances[0]
+        return np.concatenate(cells), np.concatenate(chances)
 
     def opening(self, a: int, d: int, first: bool) -> tuple[Spread, Spread, bool, bool]:
         """What happens before the main fire of a cycle from (a, d): each side's
