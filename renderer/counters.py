@@ -1,8 +1,9 @@
 """Counters as small pictures: side colours, NATO symbol, name, factors, reduced mark.
 
 A counter's picture depends only on what its face shows and its size, so each is drawn
-once (graphics supersampled, text at full resolution for crispness) and then pasted
-wherever it appears. A piece the viewer may not see is drawn as its side's blank back.
+once (graphics supersampled, text at full resolution for crispness), kept in memory and
+on disk for the next process, and then pasted wherever it appears. A piece the viewer
+may not see is drawn as its side's blank back.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from collections.abc import Callable
 from PIL import Image, ImageDraw
 
 from engine.core.view import CounterView
-from renderer import glyphs
+from renderer import diskcache, glyphs
 from renderer.fonts import draw_condensed, draw_text, font, width_of
 from renderer.style import KindStyle, Style
 
@@ -72,12 +73,18 @@ _sprites_lock = threading.Lock()
 
 
 def _cached(key: tuple[object, ...], make: Callable[[], Image.Image]) -> Sprite:
+    """The sprite for ``key``: from memory, else from the copy on disk an earlier process
+    left (:mod:`renderer.diskcache`), else drawn by ``make`` (and stored there)."""
     with _sprites_lock:
         img = _SPRITES.get(key)
         if img is not None:
             _SPRITES.move_to_end(key)
             return img
-    img = Sprite(make())
+    picture = diskcache.load_sprite(key)
+    if picture is None:
+        picture = make()
+        diskcache.save_sprite(key, picture)
+    img = Sprite(picture)
     with _sprites_lock:
         _SPRITES[key] = img
         while len(_SPRITES) > _SPRITES_MAX:
