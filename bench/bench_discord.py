@@ -4,9 +4,13 @@ tree, network excluded. Prints figures; asserts nothing.
 Each order is a slash command handed to discord.py as a gateway payload and timed until
 the bot has sent everything it would send: the deferral, the service (rules engine,
 SQLite commit with the production durability ``synchronous=FULL``), the channel posts,
-and, when the order ends a player turn, the public map rendered at the production width.
-Only the HTTP layer is replaced (tests/discord/harness.py), and it answers at once.
-Autocomplete requests are timed separately. The target is p99 under 300 ms.
+and, when the order ends a player turn, the public map rendered at the production width
+with the close-up of the turn's action beside it (issue 15). Only the HTTP layer is
+replaced (tests/discord/harness.py), and it answers at once. Autocomplete requests are
+timed separately. The target is p99 under 300 ms.
+
+Then ``/game map`` is timed with the finished-picture cache emptied first (a miss: the
+map is drawn) and asked again by another member (a hit: the same bytes, not drawn).
 
     .venv/bin/python bench/bench_discord.py [--games 3] [--seed 1] [--width 1600]
 """
@@ -25,6 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.discord.config import Settings  # noqa: E402
+from bot.discord.images import PICTURES  # noqa: E402
 from tests.discord.harness import Harness, User, posts, replies  # noqa: E402
 from tests.discord.players import Players  # noqa: E402
 from tests.service.conftest import FakeClock  # noqa: E402
@@ -69,7 +74,9 @@ class TimedHarness(Harness):
         return choices
 
 
-async def play(db: str, seed: int, width: int) -> TimedHarness:
+async def play(
+    db: str, seed: int, width: int, cache: dict[str, list[float]] | None = None
+) -> TimedHarness:
     settings = Settings(token="bench", db_path=db, map_width=width)
     h = TimedHarness(db, FakeClock(), settings, synchronous="FULL")
     await h.start()
@@ -82,9 +89,28 @@ async def play(db: str, seed: int, width: int) -> TimedHarness:
         h.commands.clear()
         while not players.over:
             await players.move()
+        if cache is not None:
+            played = len(h.commands)
+            await time_the_cache(h, cache)
+            del h.commands[played:]  # the orders only
     finally:
         await h.stop()
     return h
+
+
+async def time_the_cache(h: TimedHarness, cache: dict[str, list[float]], rounds: int = 20) -> None:
+    """``/game map`` drawn (the cache emptied first), then asked again by someone else."""
+    for i in range(rounds):
+        looker = User(200_000_000_000_000_000 + 2 * i, f"looker{i}")
+        again = User(200_000_000_000_000_001 + 2 * i, f"again{i}")
+        PICTURES.clear()
+        t = time.perf_counter()
+        [drawn] = replies(await h.command(looker, "game map"))
+        cache["miss"].append(time.perf_counter() - t)
+        t = time.perf_counter()
+        [kept] = replies(await h.command(again, "game map"))
+        cache["hit"].append(time.perf_counter() - t)
+        assert kept.png == drawn.png and PICTURES.hits >= 1
 
 
 async def main_async(args: argparse.Namespace) -> None:
@@ -92,15 +118,19 @@ async def main_async(args: argparse.Namespace) -> None:
     turn_ends: list[float] = []
     plain: list[float] = []
     autocompletes: list[float] = []
+    closeups: list[float] = []
+    cache: dict[str, list[float]] = {"miss": [], "hit": []}
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for g in range(args.games):
-            h = await play(str(Path(tmp) / f"bench{g}.db"), args.seed + g, args.width)
+            h = await play(str(Path(tmp) / f"bench{g}.db"), args.seed + g, args.width, cache)
             autocompletes += h.autocompletes
             for seconds, sent in h.commands:
                 orders.append(seconds)
                 if any(s.png for s in posts(sent)):
                     turn_ends.append(seconds)
+                    if any(s.content.startswith("Close-up") for s in posts(sent)):
+                        closeups.append(seconds)
                 else:
                     plain.append(seconds)
             print(f"game {g + 1}: {len(h.commands)} orders", flush=True)
@@ -111,7 +141,10 @@ async def main_async(args: argparse.Namespace) -> None:
     print(f"every order:               {quantiles(orders)}")
     print(f"  without a map:           {quantiles(plain)}")
     print(f"  ending a turn (+ map):   {quantiles(turn_ends)}")
+    print(f"    with a close-up:       {quantiles(closeups)}")
     print(f"autocomplete requests:     {quantiles(autocompletes)}")
+    print(f"/game map, drawn:          {quantiles(cache['miss'])}")
+    print(f"/game map, from the cache: {quantiles(cache['hit'])}")
     p99 = percentile(sorted(v * 1000 for v in orders), 99) if orders else 0.0
     verdict = "meets" if p99 < TARGET_P99_MS else "misses"
     print(f"p99 of an order {p99:.1f} ms {verdict} the {TARGET_P99_MS:.0f} ms target")

@@ -45,7 +45,7 @@ import uuid
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable
 from contextlib import asynccontextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -56,12 +56,14 @@ from bot.store import (
     DeadlineRow,
     EmailSeatRow,
     GameRow,
+    GuildSettingsRow,
     MailRow,
     NotificationRow,
     SeatRow,
     SnapshotRow,
     Store,
     Tx,
+    UserSettingsRow,
     open_store,
 )
 from engine.core import registry
@@ -165,6 +167,8 @@ class GameSummary:
     channel: str | None
     created_by: str
     created_at: float
+    #: the Discord server it is played in, when known (issue 15)
+    guild: str | None = None
 
 
 @dataclass
@@ -194,6 +198,8 @@ class GameStatus:
     created_by: str
     created_at: float
     ended_at: float | None
+    #: the Discord server it is played in, when known (issue 15)
+    guild: str | None = None
 
 
 @dataclass
@@ -758,10 +764,12 @@ class Service:
         channel: str | None = None,
         game_id: str | None = None,
         secret: bytes | None = None,
+        guild: str | None = None,
     ) -> Created:
         """Set up a new game and publish its dice commitment (ARCHITECTURE: Dice).
 
-        ``seats`` maps roles to users; other roles stay free for :meth:`join`.
+        ``seats`` maps roles to users; other roles stay free for :meth:`join`. ``guild``
+        is the Discord server of ``channel``, for lists filtered by server.
         """
         ruleset = find_ruleset(ruleset_id)
         scenarios = [s.id for s in ruleset.scenarios()]
@@ -807,6 +815,7 @@ class Service:
             channel=channel,
             setup_rolls=_rolls(dice),
             dice_scheme=CHAIN_V1,
+            guild=guild,
         )
         seat_rows = [SeatRow(game_id, role, seats.get(role)) for role in roles]
         async with self.store.write() as tx:
@@ -993,6 +1002,7 @@ class Service:
         changes = {"status": "finished", "ended_at": now, "revealed_at": now, "result": result}
         await tx.update_game(live.row.id, **changes)
         await tx.clear_deadlines(live.row.id, "end", now)
+        await tx.prune_snapshots(live.row.id)  # only what a finished game reads (issue 16)
         for key, value in changes.items():
             setattr(live.row, key, value)
 
@@ -1053,12 +1063,65 @@ class Service:
     ) -> list[GameSummary]:
         async with self.store.read() as tx:
             rows = await tx.list_games(user=user, channel=channel, status=status)
-        return [
-            GameSummary(
-                r.id, r.ruleset, r.scenario, r.status, r.head, r.channel, r.created_by, r.created_at
-            )
-            for r in rows
-        ]
+        return [_summary(r) for r in rows]
+
+    async def game_list(
+        self, guild: str | None, user: str, *, limit: int, offset: int = 0
+    ) -> tuple[int, list[tuple[GameSummary, bool]]]:
+        """A page of the games of server ``guild`` and of ``user``'s own games, filtered
+        and cut in the database (issue 15 item 6): the number in all, and each game of the
+        page with whether ``user`` created it or holds a seat in it."""
+        async with self.store.read() as tx:
+            total, rows = await tx.game_list(guild, user, limit=limit, offset=offset)
+        return total, [(_summary(r), mine) for r, mine in rows]
+
+    async def fill_guild(self, channel: str, guild: str) -> list[str]:
+        """Record the server of the games played in ``channel`` that did not know it (games
+        made before the server was stored); their ids."""
+        async with self.store.write() as tx:
+            filled = await tx.fill_guild(channel, guild)
+        for game_id in filled:
+            self.forget(game_id)
+        return filled
+
+    # -- settings of Discord users and servers (issue 15) ------------------------------
+
+    async def user_settings(self, user: str) -> UserSettingsRow:
+        """A member's settings; the defaults (no direct messages, no time zone) if unset."""
+        async with self.store.read() as tx:
+            found = await tx.user_settings(user)
+        return found or UserSettingsRow(user)
+
+    async def set_user_settings(self, user: str, **changes: Any) -> UserSettingsRow:
+        """Change some of a member's settings (``dms``, ``timezone``, ``dm_closed_told``);
+        the front end has checked the values."""
+        unknown = set(changes) - {"dms", "timezone", "dm_closed_told"}
+        if unknown:
+            raise ValueError(f"user settings that do not exist: {sorted(unknown)}")
+        async with self.store.write() as tx:
+            old = await tx.user_settings(user) or UserSettingsRow(user)
+            new = replace(old, **changes, updated_at=self.clock())
+            await tx.put_user_settings(new)
+        return new
+
+    async def guild_settings(self, guild: str) -> GuildSettingsRow:
+        """A server's settings; every one None (the bot's default) if unset."""
+        async with self.store.read() as tx:
+            found = await tx.guild_settings(guild)
+        return found or GuildSettingsRow(guild)
+
+    async def set_guild_settings(self, guild: str, by: str, **changes: Any) -> GuildSettingsRow:
+        """Change some of a server's settings (None: back to the bot's default); the front
+        end has checked the values and that ``by`` moderates the server."""
+        known = {"moderator_role", "deadline_hours", "reply_hours", "reminders", "map_width"}
+        unknown = set(changes) - known
+        if unknown:
+            raise ValueError(f"server settings that do not exist: {sorted(unknown)}")
+        async with self.store.write() as tx:
+            old = await tx.guild_settings(guild) or GuildSettingsRow(guild)
+            new = replace(old, **changes, updated_by=by, updated_at=self.clock())
+            await tx.put_guild_settings(new)
+        return new
 
     async def status(self, game_id: str) -> GameStatus:
         async with self._locked(game_id):
@@ -1086,6 +1149,7 @@ class Service:
             created_by=r.created_by,
             created_at=r.created_at,
             ended_at=r.ended_at,
+            guild=r.guild,
         )
 
     async def view(
@@ -1649,6 +1713,73 @@ class Service:
         async with self.store.read() as tx:
             return await tx.next_due_at()
 
+    async def claim_due(
+        self,
+        holder: str,
+        lease: float,
+        *,
+        now: float | None = None,
+        deadlines: bool = True,
+        notices: bool = True,
+        with_channel: bool | None = None,
+        skip_kinds: Iterable[str] = (),
+    ) -> Due:
+        """Take what is due for ``holder`` for ``lease`` seconds, so that no other
+        process acts on it meanwhile (issue 16; :mod:`bot.deadlines`): with ``deadlines``
+        the passed deadlines, with ``notices`` the notices due but those of
+        ``skip_kinds``; with ``with_channel`` True (False) only those of games with
+        (without) a Discord channel. Mark each with :meth:`mark_handled` once acted on;
+        one left unmarked is taken again when the lease runs out."""
+        now = self.clock() if now is None else now
+        until = now + lease
+        async with self.store.write() as tx:
+            passed = []
+            if deadlines:
+                passed = await tx.claim_deadlines(now, holder, until, with_channel=with_channel)
+            notes = []
+            if notices:
+                notes = await tx.claim_notifications(
+                    now, holder, until, with_channel=with_channel, skip_kinds=skip_kinds
+                )
+        # the seats are read after the claim's commit: a claim never waits for a game's lock
+        seats: dict[str, list[SeatRow]] = {}
+        if passed:
+            async with self.store.read() as tx:
+                seats = {g: await tx.seats(g) for g in {r.game for r in passed}}
+        return Due(
+            [self._deadline_info(r, seats[r.game]) for r in passed],
+            [_notification_info(n) for n in notes],
+        )
+
+    async def hold(
+        self,
+        holder: str,
+        until: float,
+        *,
+        deadlines: Iterable[int] = (),
+        notifications: Iterable[int] = (),
+    ) -> int:
+        """Move the lease ``holder`` has on these rows to ``until``: longer while acting,
+        or to the time a refused notice is tried again; how many it still held."""
+        async with self.store.write() as tx:
+            return await tx.hold_claims(
+                holder, until, deadlines=deadlines, notifications=notifications
+            )
+
+    async def next_claim_at(
+        self,
+        *,
+        notices: bool = True,
+        with_channel: bool | None = None,
+        skip_kinds: Iterable[str] = (),
+    ) -> float | None:
+        """When :meth:`claim_due` with the same filters may next find something: the
+        next due time, or the end of a lease another process holds (None: nothing)."""
+        async with self.store.read() as tx:
+            return await tx.next_claim_at(
+                notices=notices, with_channel=with_channel, skip_kinds=skip_kinds
+            )
+
     async def notifications(self, game_id: str) -> list[NotificationInfo]:
         async with self.store.read() as tx:
             return [_notification_info(n) for n in await tx.notifications(game_id)]
@@ -1925,6 +2056,8 @@ class Service:
                 await tx.append_action(row)
             for snap in checked.snapshots:
                 await tx.insert_snapshot(snap)
+            if finished:
+                await tx.prune_snapshots(g.id)  # as ending it did (issue 16)
         self.forget(g.id)
         return Created(
             g.id,
@@ -1942,6 +2075,13 @@ class _Moved(Exception):
 
 def _copy_row(row: GameRow) -> GameRow:
     return GameRow(**{k: getattr(row, k) for k in row.__dataclass_fields__})
+
+
+def _summary(r: GameRow) -> GameSummary:
+    return GameSummary(
+        r.id, r.ruleset, r.scenario, r.status, r.head, r.channel, r.created_by, r.created_at,
+        r.guild,
+    )  # fmt: skip
 
 
 def _notification_info(n: NotificationRow) -> NotificationInfo:

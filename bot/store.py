@@ -11,7 +11,9 @@ SQLite connection has only one transaction at a time.
 one ``UMPIRE_DB`` (or ``--db``) names: this SQLite store for a file, the PostgreSQL store
 of ``bot/store_pg.py`` for a ``postgresql://`` URL (issue 16), which reuses the queries
 of :class:`Tx`. Snapshots are stored compressed, as key frames and differences (see
-"compact snapshots" below).
+"compact snapshots" below), and a finished game keeps few of them; a log entry's order,
+rolls, events, role, user and phase are compressed into one ``body`` with a dictionary
+of its ruleset's vocabulary (``bot/logdicts``, migration 0008).
 
 The schema lives in ``migrations/NNNN_name.sql``. At open, the files numbered above
 ``PRAGMA user_version`` are applied in order, each in its own transaction that also sets
@@ -44,6 +46,8 @@ from importlib import resources
 from typing import Any, Protocol
 
 import aiosqlite
+
+from bot import logdicts
 
 DEFAULT_DB = "umpire.db"
 BUSY_TIMEOUT_MS = 2_000  # a console command says "busy" after this; ms
@@ -117,6 +121,8 @@ class GameRow:
     ended_at: float | None = None
     deadline_policy: dict[str, Any] | None = None
     dice_scheme: str = "plain"  # ARCHITECTURE: Dice; games created now use "chain-v1"
+    #: the Discord server the game is played in (issue 15; None: not known, or not Discord)
+    guild: str | None = None
 
 
 @dataclass
@@ -183,6 +189,9 @@ class DeadlineRow:
     fired_at: float | None = None
     cleared_at: float | None = None
     cleared_by: str | None = None
+    #: the scheduler holding it and until when (migration 0007; bot/deadlines.py)
+    claimed_by: str | None = None
+    claimed_until: float | None = None
 
 
 @dataclass
@@ -198,6 +207,36 @@ class NotificationRow:
     created_at: float
     sent_at: float | None = None
     cancelled_at: float | None = None
+    #: the scheduler holding it and until when (migration 0007; bot/deadlines.py)
+    claimed_by: str | None = None
+    claimed_until: float | None = None
+
+
+@dataclass
+class UserSettingsRow:
+    """A Discord member's own settings (issue 15): "your move" direct messages (opt-in)
+    and the time zone deadlines are written in when the bot writes to them alone."""
+
+    user: str
+    dms: bool = False
+    timezone: str | None = None
+    #: the channel has been told once that this member's direct messages are closed
+    dm_closed_told: bool = False
+    updated_at: float = 0.0
+
+
+@dataclass
+class GuildSettingsRow:
+    """A Discord server's settings (``/gm config``); None: the bot's default."""
+
+    guild: str
+    moderator_role: str | None = None
+    deadline_hours: float | None = None
+    reply_hours: float | None = None
+    reminders: list[float] | None = None
+    map_width: int | None = None
+    updated_by: str = ""
+    updated_at: float = 0.0
 
 
 _GAME_JSON = {"options", "setup_rolls", "result", "deadline_policy"}
@@ -212,6 +251,7 @@ _GAME_UPDATABLE = {
     "result",
     "ended_at",
     "datapack_version",
+    "guild",
 }
 
 
@@ -283,8 +323,32 @@ def _game(row: sqlite3.Row | dict[str, Any]) -> GameRow:
     return g
 
 
+#: the fields of a log entry its body holds (migration 0008), in order
+_BODY_FIELDS = ("order", "rolls", "events", "role", "user", "phase")
+
+
 def _action(row: sqlite3.Row) -> ActionRow:
-    a: ActionRow = _row(ActionRow, dict(row), "actions", ("order", "rolls", "events"))
+    """A log entry read back, in either form (migration 0008): its order, rolls, events,
+    role, user and phase in the compressed ``body``, or (rows written before) in columns
+    of their own, JSON text for the first three; its chain as 32 bytes or as hex."""
+    d = dict(row)
+    body = d.pop("body", None)
+    chain = d.get("chain")
+    if isinstance(chain, (bytes, memoryview)):
+        d["chain"] = bytes(chain).hex()
+    json_keys: tuple[str, ...] = ("order", "rolls", "events")
+    if body is not None:
+        if not isinstance(body, (bytes, memoryview)):
+            raise _BadRow(f"actions.body holds {type(body).__name__}")
+        try:
+            fields = logdicts.unpack(bytes(body), len(_BODY_FIELDS))
+            d.update(zip(_BODY_FIELDS, fields, strict=True))
+        except logdicts.BadBody as exc:
+            raise _BadRow(f"actions.body holds {exc}") from None
+        json_keys = ()
+    elif any(d.get(name) is None for name in _BODY_FIELDS):
+        raise _BadRow("an action has neither a body nor its order, rolls and events")
+    a: ActionRow = _row(ActionRow, d, "actions", json_keys)
     where = f"action {a.seq} of game {a.game!r}"
     _check_rolls(a.rolls, where)
     for event in a.events:
@@ -298,6 +362,17 @@ def _action(row: sqlite3.Row) -> ActionRow:
         ):
             raise _BadRow(f"{where} has an event that is not one")
     return a
+
+
+_HEX_CHAIN = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _chain_bytes(chain: str | None) -> bytes | str | None:
+    """A dice chain as stored (migration 0008): the 32 bytes of a hex ``h_seq``; anything
+    else as the text it is."""
+    if chain is not None and _HEX_CHAIN.match(chain):
+        return bytes.fromhex(chain)
+    return chain
 
 
 def _check_rolls(rolls: list[Any], where: str) -> None:
@@ -329,13 +404,18 @@ def _seat_row(d: Any) -> SeatRow:
 # difference}``. Reading one reads the rows from its key frame on (at most
 # ``KEYFRAME_EVERY``) in one query. A key frame is written every ``KEYFRAME_EVERY``
 # snapshots, or when a difference would not be much smaller than the whole. Rows written
-# as JSON text before this are key frames, read as they are. Snapshots are never deleted
-# or changed (a rollback only marks actions undone), so a chain stays whole.
+# as JSON text before this are key frames, read as they are. While a game is played its
+# snapshots are never deleted or changed (a rollback only marks actions undone), so a
+# chain stays whole; when it ends, ``Tx.prune_snapshots`` keeps a few and writes them
+# again as one whole chain, in the same transaction.
 
 #: the longest run of differences after a key frame
 KEYFRAME_EVERY = 16
 #: a difference longer than this share of a key frame makes a new key frame
 KEYFRAME_SHARE = 1 / 2
+#: a finished game keeps a snapshot about every this many actions (``prune_snapshots``),
+#: so that a past turn's map is at most this many actions of replay away
+FINISHED_SNAPSHOT_EVERY = 250
 
 
 def snapshot_diff(old: Any, new: Any) -> Any:
@@ -856,8 +936,8 @@ class Tx:
         await self._run(
             "INSERT INTO games (id, ruleset, scenario, options, datapack_version, channel,"
             " status, commitment, secret, revealed_at, setup_rolls, head, entries, version,"
-            " result, created_by, created_at, ended_at, dice_scheme)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " result, created_by, created_at, ended_at, dice_scheme, guild)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 g.id,
                 g.ruleset,
@@ -878,6 +958,7 @@ class Tx:
                 g.created_at,
                 g.ended_at,
                 g.dice_scheme,
+                g.guild,
             ),
         )
 
@@ -896,6 +977,94 @@ class Tx:
             f"UPDATE games SET {cols} WHERE id = ? AND version = ?", (*values, game_id, expected)
         )
         return cursor.rowcount == 1
+
+    async def fill_guild(self, channel: str, guild: str) -> list[str]:
+        """Games played in ``channel`` that did not know their server now do (issue 15: games
+        made before the column learn it when Discord next sees their channel); their ids."""
+        rows = await self._all(
+            "UPDATE games SET guild = ? WHERE channel = ? AND guild IS NULL RETURNING id",
+            (guild, channel),
+        )
+        return [r[0] for r in rows]
+
+    async def game_list(
+        self, guild: str | None, user: str, *, limit: int, offset: int = 0
+    ) -> tuple[int, list[tuple[GameRow, bool]]]:
+        """One page of ``/game list`` in SQL (issue 15 item 6): the games of server
+        ``guild`` and every game ``user`` created or holds a seat in, oldest first; how many
+        there are in all, and each game of the page with whether it is the user's."""
+        shown = (
+            "SELECT id FROM games WHERE guild = ? UNION SELECT id FROM games WHERE created_by = ?"
+            " UNION SELECT game FROM seats WHERE user = ?"
+        )
+        total = await self._one(f"SELECT count(*) FROM ({shown}) AS shown", (guild, user, user))
+        rows = await self._all(
+            "SELECT g.*, (g.created_by = ? OR g.id IN (SELECT game FROM seats WHERE user = ?))"
+            f" AS mine FROM games g WHERE g.id IN ({shown})"
+            " ORDER BY g.created_at, g.id LIMIT ? OFFSET ?",
+            (user, user, guild, user, user, limit, offset),
+        )
+        page = []
+        for r in rows:
+            d = dict(r)
+            mine = bool(d.pop("mine"))
+            page.append((_game(d), mine))
+        return int(total[0]) if total else 0, page
+
+    # -- settings of Discord users and servers (issue 15) ------------------------------
+
+    async def user_settings(self, user: str) -> UserSettingsRow | None:
+        row = await self._one("SELECT * FROM user_settings WHERE user = ?", (user,))
+        if row is None:
+            return None
+        d = dict(row)
+        if d["timezone"] is not None and not isinstance(d["timezone"], str):
+            raise _BadRow(f"user_settings.timezone holds {type(d['timezone']).__name__}")
+        return UserSettingsRow(
+            d["user"], bool(d["dms"]), d["timezone"], bool(d["dm_closed_told"]), d["updated_at"]
+        )
+
+    async def put_user_settings(self, s: UserSettingsRow) -> None:
+        await self._run(
+            "INSERT INTO user_settings (user, dms, timezone, dm_closed_told, updated_at)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user) DO UPDATE SET dms = excluded.dms,"
+            " timezone = excluded.timezone, dm_closed_told = excluded.dm_closed_told,"
+            " updated_at = excluded.updated_at",
+            (s.user, s.dms, s.timezone, s.dm_closed_told, s.updated_at),
+        )
+
+    async def guild_settings(self, guild: str) -> GuildSettingsRow | None:
+        row = await self._one("SELECT * FROM guild_settings WHERE guild = ?", (guild,))
+        if row is None:
+            return None
+        d = dict(row)
+        if d["reminders"] is not None:
+            d["reminders"] = _json(d["reminders"], "guild_settings.reminders")
+            if not isinstance(d["reminders"], list) or not all(
+                isinstance(x, int | float) for x in d["reminders"]
+            ):
+                raise _BadRow("guild_settings.reminders holds JSON of the wrong shape")
+        return _row(GuildSettingsRow, d, "guild_settings")
+
+    async def put_guild_settings(self, s: GuildSettingsRow) -> None:
+        await self._run(
+            "INSERT INTO guild_settings (guild, moderator_role, deadline_hours, reply_hours,"
+            " reminders, map_width, updated_by, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (guild) DO UPDATE SET moderator_role = excluded.moderator_role,"
+            " deadline_hours = excluded.deadline_hours, reply_hours = excluded.reply_hours,"
+            " reminders = excluded.reminders, map_width = excluded.map_width,"
+            " updated_by = excluded.updated_by, updated_at = excluded.updated_at",
+            (
+                s.guild,
+                s.moderator_role,
+                s.deadline_hours,
+                s.reply_hours,
+                None if s.reminders is None else _dumps(s.reminders),
+                s.map_width,
+                s.updated_by,
+                s.updated_at,
+            ),
+        )
 
     # -- seats ---------------------------------------------------------------------
 
@@ -936,23 +1105,25 @@ class Tx:
     # -- the action log --------------------------------------------------------------
 
     async def append_action(self, a: ActionRow) -> None:
+        """Write a log entry once, compact (migration 0008): its order, rolls, events,
+        role, user and phase compressed into ``body`` with its ruleset's dictionary
+        (``bot.logdicts``; their own columns stay NULL), its dice chain as 32 bytes."""
+        ruleset = await self._one("SELECT ruleset FROM games WHERE id = ?", (a.game,))
+        body = logdicts.pack(
+            [getattr(a, name) for name in _BODY_FIELDS], ruleset[0] if ruleset else None
+        )
         await self._run(
-            'INSERT INTO actions (game, entry, seq, role, user, "order", rolls, events, turn,'
-            " phase, created_at, undone_by, chain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO actions (game, entry, seq, turn, created_at, undone_by, chain, body)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 a.game,
                 a.entry,
                 a.seq,
-                a.role,
-                a.user,
-                _dumps(a.order),
-                _dumps(a.rolls),
-                _dumps(a.events),
                 a.turn,
-                a.phase,
                 a.created_at,
                 a.undone_by,
-                a.chain,
+                _chain_bytes(a.chain),
+                body,
             ),
         )
 
@@ -962,7 +1133,9 @@ class Tx:
             "SELECT chain FROM actions WHERE game = ? AND seq = ? AND undone_by IS NULL",
             (game_id, seq),
         )
-        return row[0] if row else None
+        if row is None or row[0] is None:
+            return None
+        return bytes(row[0]).hex() if isinstance(row[0], (bytes, memoryview)) else row[0]
 
     async def live_actions(
         self, game_id: str, *, after: int = 0, upto: int | None = None
@@ -1061,6 +1234,61 @@ class Tx:
         if row is None:
             return None
         return await self._snapshot(row)
+
+    async def prune_snapshots(self, game_id: str) -> int:
+        """Keep only the snapshots a finished game still reads (issue 16, item 4); the
+        number deleted. A finished game is neither played on nor rolled back, so it keeps
+        its set-up (entry 0: the first turn, and the start of a replay to any past
+        state), the first live snapshot after every ``FINISHED_SNAPSHOT_EVERY`` actions
+        (a past turn's map replays at most about that many), its last live snapshot
+        (loading it), and the run of snapshots of the player turn before that (the turn
+        its final order ended, whose log the front ends post). The kept ones are written
+        again as one chain from the set-up; undone ones go too. Called in the
+        transaction that ends the game."""
+        rows = await self._all(
+            "SELECT s.entry, s.seq, s.turn, s.player FROM snapshots s LEFT JOIN actions a"
+            " ON a.game = s.game AND a.entry = s.entry"
+            " WHERE s.game = ? AND (s.entry = 0 OR a.undone_by IS NULL) ORDER BY s.seq",
+            (game_id,),
+        )
+        if not rows or rows[0][0] != 0:
+            return 0  # no set-up snapshot: leave the game as it is
+        keep = [rows[0][0], rows[-1][0]]
+        mark = FINISHED_SNAPSHOT_EVERY
+        for r in rows:  # the first after every FINISHED_SNAPSHOT_EVERY actions
+            if r[1] >= mark:
+                keep.append(r[0])
+                mark = (r[1] // FINISHED_SNAPSHOT_EVERY + 1) * FINISHED_SNAPSHOT_EVERY
+        if len(rows) > 2:
+            turn = (rows[-2][2], rows[-2][3])
+            for r in reversed(rows[1:-1]):
+                if (r[2], r[3]) != turn:
+                    break
+                keep.append(r[0])
+        keep = sorted(set(keep))
+        states = {}
+        for entry in keep:
+            stored = await self._one(
+                "SELECT state FROM snapshots WHERE game = ? AND entry = ?", (game_id, entry)
+            )
+            assert stored is not None
+            states[entry] = (await self._chain(game_id, entry, stored[0]))[2]
+        marks = ",".join("?" * len(keep))
+        gone = await self._all(
+            f"DELETE FROM snapshots WHERE game = ? AND entry NOT IN ({marks}) RETURNING entry",
+            (game_id, *keep),
+        )
+        previous = (0, 0, states[0])
+        for entry in keep[1:]:
+            packed = snapshot_pack(states[entry], previous)
+            await self._run(
+                "UPDATE snapshots SET state = ? WHERE game = ? AND entry = ?",
+                (packed, game_id, entry),
+            )
+            head = snapshot_unpack(packed)
+            key, n = (entry, 0) if "s" in head else (head["k"], head["n"])
+            previous = (key, n, states[entry])
+        return len(gone)
 
     # -- audit -----------------------------------------------------------------------
 
@@ -1202,6 +1430,122 @@ class Tx:
             " SELECT MIN(due_at) FROM notifications WHERE sent_at IS NULL AND cancelled_at IS NULL)"
         )
         return row[0] if row else None
+
+    # -- claims of the deadline scheduler (issue 16; bot/deadlines.py, migration 0007) --
+
+    #: how a claim skips rows another transaction is claiming: nothing on SQLite, where
+    #: one writer at a time does it; ``FOR UPDATE SKIP LOCKED`` on PostgreSQL
+    _SKIP_LOCKED = ""
+
+    @staticmethod
+    def _claim_filter(
+        with_channel: bool | None, skip_kinds: Iterable[str] = ()
+    ) -> tuple[str, list[Any]]:
+        sql, params = "", []
+        if with_channel is not None:
+            has = "IS NOT NULL" if with_channel else "IS NULL"
+            sql += f" AND game IN (SELECT id FROM games WHERE channel {has})"
+        kinds = sorted(set(skip_kinds))
+        if kinds:
+            sql += f" AND kind NOT IN ({','.join('?' * len(kinds))})"
+            params += kinds
+        return sql, params
+
+    async def claim_deadlines(
+        self,
+        now: float,
+        holder: str,
+        until: float,
+        *,
+        with_channel: bool | None = None,
+        limit: int = 100,
+    ) -> list[DeadlineRow]:
+        """Take for ``holder`` until ``until`` up to ``limit`` deadlines passed at ``now``
+        that are neither fired nor cleared and that nobody holds (or whose holder's lease
+        has run out). ``with_channel``: only those of games with (True) or without (False)
+        a Discord channel; None: every game."""
+        extra, params = self._claim_filter(with_channel)
+        rows = await self._all(
+            "UPDATE deadlines SET claimed_by = ?, claimed_until = ? WHERE id IN ("
+            " SELECT id FROM deadlines WHERE fired_at IS NULL AND cleared_at IS NULL"
+            " AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
+            f"{extra} ORDER BY due_at, id LIMIT ?{self._SKIP_LOCKED}) RETURNING *",
+            (holder, until, now, now, *params, limit),
+        )
+        return sorted((DeadlineRow(**dict(r)) for r in rows), key=lambda d: (d.due_at, d.id))
+
+    async def claim_notifications(
+        self,
+        now: float,
+        holder: str,
+        until: float,
+        *,
+        with_channel: bool | None = None,
+        skip_kinds: Iterable[str] = (),
+        limit: int = 100,
+    ) -> list[NotificationRow]:
+        """As :meth:`claim_deadlines`, for notices due and neither sent nor cancelled;
+        notices of a kind in ``skip_kinds`` are left to another process."""
+        extra, params = self._claim_filter(with_channel, skip_kinds)
+        rows = await self._all(
+            "UPDATE notifications SET claimed_by = ?, claimed_until = ? WHERE id IN ("
+            " SELECT id FROM notifications WHERE sent_at IS NULL AND cancelled_at IS NULL"
+            " AND due_at <= ? AND (claimed_until IS NULL OR claimed_until <= ?)"
+            f"{extra} ORDER BY due_at, id LIMIT ?{self._SKIP_LOCKED}) RETURNING *",
+            (holder, until, now, now, *params, limit),
+        )
+        return sorted((NotificationRow(**dict(r)) for r in rows), key=lambda n: (n.due_at, n.id))
+
+    async def hold_claims(
+        self,
+        holder: str,
+        until: float,
+        *,
+        deadlines: Iterable[int] = (),
+        notifications: Iterable[int] = (),
+    ) -> int:
+        """Move the lease of rows ``holder`` still holds to ``until`` (longer while it
+        acts; later to try a refused notice again); how many rows it still held."""
+        held = 0
+        for table, done, ids in (
+            ("deadlines", "fired_at", sorted(set(deadlines))),
+            ("notifications", "sent_at", sorted(set(notifications))),
+        ):
+            if ids:
+                marks = ",".join("?" * len(ids))
+                rows = await self._all(
+                    f"UPDATE {table} SET claimed_until = ? WHERE id IN ({marks})"
+                    f" AND claimed_by = ? AND {done} IS NULL RETURNING id",
+                    (until, *ids, holder),
+                )
+                held += len(rows)
+        return held
+
+    async def next_claim_at(
+        self,
+        *,
+        notices: bool = True,
+        with_channel: bool | None = None,
+        skip_kinds: Iterable[str] = (),
+    ) -> float | None:
+        """When the next row falls due that a scheduler with these filters could claim:
+        its due time, or the end of the lease another holds on it."""
+        at = "MIN(CASE WHEN claimed_until > due_at THEN claimed_until ELSE due_at END)"
+        extra, _ = self._claim_filter(with_channel)
+        row = await self._one(
+            f"SELECT {at} FROM deadlines WHERE fired_at IS NULL AND cleared_at IS NULL{extra}"
+        )
+        found = [row[0]] if row and row[0] is not None else []
+        if notices:
+            extra, params = self._claim_filter(with_channel, skip_kinds)
+            row = await self._one(
+                f"SELECT {at} FROM notifications WHERE sent_at IS NULL"
+                f" AND cancelled_at IS NULL{extra}",
+                params,
+            )
+            if row and row[0] is not None:
+                found.append(row[0])
+        return min(found) if found else None
 
     # -- play by email (bot/email; migration 0004) ------------------------------------
 

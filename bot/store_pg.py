@@ -43,6 +43,8 @@ except ImportError:  # pragma: no cover - reported when a postgresql:// URL is o
 LOCK_SPACE = 0x554D
 #: second key of the lock held while migrating
 MIGRATION_LOCK = 0
+#: the channel a new deadline or notice is announced on (``LISTEN umpire_deadlines``)
+WAKE_CHANNEL = "umpire_deadlines"
 
 _MIGRATION_NAME = re.compile(r"^(\d{4})_[a-z0-9_]+\.sql$")
 
@@ -132,6 +134,9 @@ def _game_of(arg: Any) -> str | None:
 class PgTx(Tx):
     """The queries of :class:`bot.store.Tx` inside one PostgreSQL transaction."""
 
+    #: claims skip the rows another scheduler is claiming at this moment (bot/deadlines.py)
+    _SKIP_LOCKED = " FOR UPDATE SKIP LOCKED"
+
     def __init__(self, conn: Any, *, write: bool) -> None:
         super().__init__(conn)
         self._write = write
@@ -184,8 +189,8 @@ _GAME_METHODS = (
     "game", "insert_game", "update_game", "seats", "insert_seat", "set_seat_user",
     "set_seat_preferences", "append_action", "live_chain", "live_actions", "log_entries",
     "last_live_action", "mark_undone", "turns_reached", "last_seq_before_turn",
-    "insert_snapshot", "latest_snapshot", "insert_audit", "audit", "insert_deadline",
-    "open_deadlines", "clear_deadlines", "insert_notification", "notifications",
+    "insert_snapshot", "latest_snapshot", "prune_snapshots", "insert_audit", "audit",
+    "insert_deadline", "open_deadlines", "clear_deadlines", "insert_notification", "notifications",
     "email_seats", "put_email_seat", "drop_email_seat", "set_email_mailed",
 )  # fmt: skip
 
@@ -205,6 +210,30 @@ def _locking(method: Any) -> Any:
 for _name in _GAME_METHODS:
     if hasattr(Tx, _name):
         setattr(PgTx, _name, _locking(getattr(Tx, _name)))
+
+
+def _waking(method: Any) -> Any:
+    """A new deadline or reminder wakes every scheduler: ``NOTIFY`` in the transaction
+    that writes it, which PostgreSQL delivers once at the commit (and drops at a
+    rollback). Only those two lie in the future: every other notice is queued by a
+    command at the moment it announces the news itself, and a scheduler posts it only if
+    that failed, after a grace; waking every process for it would cost each a pass per
+    order. A scheduler finds such a notice at its next pass."""
+
+    async def waking(self: PgTx, *args: Any, **kwargs: Any) -> Any:
+        made = await method(self, *args, **kwargs)
+        kind = kwargs.get("kind", args[1] if len(args) > 1 else None)
+        if method.__name__ == "insert_deadline" or kind == "reminder":
+            await self._db.execute("SELECT pg_notify(%s, '')", (WAKE_CHANNEL,))
+        return made
+
+    waking.__name__ = method.__name__
+    waking.__doc__ = method.__doc__
+    return waking
+
+
+for _name in ("insert_deadline", "insert_notification"):
+    setattr(PgTx, _name, _waking(getattr(PgTx, _name)))
 
 
 # -- the store -------------------------------------------------------------------------
@@ -289,6 +318,32 @@ class PgStore:
 
     async def close(self) -> None:
         await self._pool.close()
+
+    async def listen(self, wake: Any, *, retry: float = 5.0) -> None:
+        """Call ``wake()`` whenever another transaction commits a new deadline or notice
+        (``LISTEN`` on a connection of its own, outside the pool), until cancelled. A lost
+        connection is opened again after ``retry`` seconds, with one ``wake()`` for what
+        may have been missed meanwhile."""
+        import asyncio
+        import logging
+
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
+                try:
+                    await conn.execute(f"LISTEN {WAKE_CHANNEL}")
+                    wake()
+                    async for _ in conn.notifies():
+                        wake()
+                finally:
+                    await conn.close()
+            except psycopg.Error as exc:
+                logging.getLogger("umpire.store").warning(
+                    "listening for new deadlines on %s failed (%s); again in %.0f s",
+                    self.path, str(exc).strip().splitlines()[0] if str(exc).strip() else exc,
+                    retry,
+                )
+            await asyncio.sleep(retry)
 
     async def _migrate(self) -> None:
         shipped = pg_migrations()
@@ -418,6 +473,8 @@ _COPY_ORDER = (
     ("email_seats", "rowid"),
     ("email_messages", "received_at, message_id"),
     ("email_outbox", "id"),
+    ("user_settings", "user"),
+    ("guild_settings", "guild"),
 )
 #: identity columns to move past the ids copied
 _IDENTITIES = (
@@ -441,7 +498,7 @@ async def copy_sqlite_to_pg(source: str, target: str) -> list[str]:
     import sqlite3
 
     from bot.service import Service, verify_export
-    from bot.store import Store, snapshot_pack
+    from bot.store import Store, _chain_bytes, snapshot_pack
 
     if not is_pg_url(target):
         raise StoreError(f"the copy goes to a postgresql:// URL, not to {target}")
@@ -472,6 +529,11 @@ async def copy_sqlite_to_pg(source: str, target: str) -> list[str]:
                         row = dict(r)
                         if table == "snapshots" and isinstance(row["state"], str):
                             row["state"] = snapshot_pack(json.loads(row["state"]), None)
+                        if table == "actions" and isinstance(row["chain"], str):
+                            row["chain"] = _chain_bytes(row["chain"])  # hex: PostgreSQL's bytea
+                        if table == "user_settings":  # SQLite's 0/1 as PostgreSQL's booleans
+                            row["dms"] = bool(row["dms"])
+                            row["dm_closed_told"] = bool(row["dm_closed_told"])
                         values.append(tuple(row[n] for n in names))
                     cols = ", ".join(f'"{n}"' for n in names)
                     marks = ", ".join(["%s"] * len(names))

@@ -44,10 +44,21 @@ class Verb:
     name: str
     description: str
     slots: tuple[Slot, ...] = ()
+    #: the games (of the five Umpire is built for) whose orders use this verb
+    games: tuple[str, ...] = ()
 
+
+#: the five games, registered or on their way (issue 15 item 2)
+FIVE_GAMES = ("pfv", "aa-revised", "bia", "tac", "aa-na")
 
 _PIECE = "the piece (start typing to see the legal ones)"
 
+#: The verbs with a command of their own: those at least two of the five games use, in
+#: the shape "verb, the pieces, then the places". Every other verb (PFV's air, loss,
+#: rebase, rebuild and replace; A&A's buy, bomb, casualties...; TAC's strategic, resolve,
+#: lose...) is given with ``/order``, whose autocomplete offers the whole legal orders,
+#: or from the select menus of the turn notice's buttons; so a server that runs one
+#: game sees no command it cannot use, and the tree stays the same as games are added.
 VERBS: dict[str, Verb] = {
     v.name: v
     for v in (
@@ -58,47 +69,37 @@ VERBS: dict[str, Verb] = {
                 Slot("piece", "the piece or pieces (1arm,34th) to move"),
                 Slot("to", "the hexes entered in order, or just the destination", rest=True),
             ),
+            ("pfv", "aa-revised", "bia", "tac", "aa-na"),
         ),
         Verb(
             "attack",
-            "Declare a battle: a unit attacks a hex, with air support if you like.",
+            "Declare a battle: a unit attacks a hex (with air support if you like), or a territory.",
             (
-                Slot("unit", "the attacking unit"),
-                Slot("target", "the hex attacked"),
+                Slot("unit", "the attacking unit, or the territory attacked (A&A)"),
+                Slot("target", "the hex attacked", required=False),
                 Slot("air", "your air support, if any", keyword="air", required=False),
             ),
-        ),
-        Verb(
-            "air",
-            "Choose defensive air support for the battle, or none.",
-            (Slot("piece", "the air piece, or none"),),
-        ),
-        Verb(
-            "loss", "Choose which piece of the stack takes the step loss.", (Slot("piece", _PIECE),)
+            ("pfv", "aa-revised", "tac"),
         ),
         Verb(
             "retreat",
-            "Retreat a piece after a battle.",
+            "Retreat a piece after a battle, or retreat from a battle (A&A).",
             (
-                Slot("piece", _PIECE),
-                Slot("to", "the hexes (via and to), or just the destination", rest=True),
+                Slot("piece", "the piece, or where the battle's attackers retreat to (A&A)"),
+                Slot(
+                    "to",
+                    "the hexes (via and to), or just the destination",
+                    rest=True,
+                    required=False,
+                ),
             ),
+            ("pfv", "aa-revised", "tac", "aa-na"),
         ),
         Verb(
             "advance",
             "Advance into the emptied hex after a battle, or not.",
             (Slot("pieces", "the pieces that advance, or none", rest=True),),
-        ),
-        Verb(
-            "rebase",
-            "Return an air piece to base on an airfield.",
-            (Slot("piece", _PIECE), Slot("hex", "the airfield hex")),
-        ),
-        Verb("rebuild", "Flip a reduced piece back to full strength.", (Slot("piece", _PIECE),)),
-        Verb(
-            "replace",
-            "Bring an eliminated piece back onto the map.",
-            (Slot("piece", _PIECE), Slot("hex", "where it enters")),
+            ("pfv", "tac", "aa-na"),
         ),
         Verb(
             "place",
@@ -108,6 +109,7 @@ VERBS: dict[str, Verb] = {
                 Slot("piece", _PIECE),
                 Slot("hex", "the hex, or the territory and sea zone", rest=True),
             ),
+            ("pfv", "aa-revised"),
         ),
         Verb(
             "done",
@@ -121,6 +123,7 @@ VERBS: dict[str, Verb] = {
                     required=False,
                 ),
             ),
+            FIVE_GAMES,
         ),
     )
 }

@@ -3,6 +3,13 @@
 Both read ``DISCORD_TOKEN`` (and the other settings) from the environment or a ``.env``
 file. Without a token, ``umpire bot`` says how to get one and starts the console game
 instead, so the README's first command always does something useful.
+
+Several processes (issue 16): ``umpire bot --shards 0,1 --shard-count 4`` runs those
+shards of four with discord.py's auto-sharded client, over the same database as the
+others. Every process serves commands from its shards and runs the deadline scheduler
+(claims make each deadline and notice act once); only the process holding shard 0 runs
+the mail loop beside it and sends direct messages, since Discord delivers every direct
+message to shard 0.
 """
 
 from __future__ import annotations
@@ -11,6 +18,8 @@ import argparse
 import asyncio
 import os
 import sys
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 
@@ -34,6 +43,18 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--db", help="the database file (default: UMPIRE_DB or ./umpire.db)")
     p.add_argument("--env", default=".env", help="the .env file to read (default: ./.env)")
+    p.add_argument(
+        "--shards",
+        metavar="IDS",
+        help="run only these Discord shards in this process, e.g. 0,1 (with --shard-count); "
+        "the process holding shard 0 also runs the mail loop and direct messages",
+    )
+    p.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="the number of shards of all the bot's processes together",
+    )
     p.set_defaults(func=cmd_bot)
 
     s = sub.add_parser(
@@ -68,16 +89,61 @@ def _settings(args: argparse.Namespace) -> Settings:
     return settings
 
 
+@dataclass(frozen=True)
+class Shards:
+    """The Discord shards this process runs (ARCHITECTURE: Scale): ``ids`` of ``count``,
+    or ``None`` for an unsharded bot, one process for everything."""
+
+    ids: tuple[int, ...] | None = None
+    count: int | None = None
+
+    @property
+    def primary(self) -> bool:
+        """Whether this process does what only one may: the mail loop, the deadlines of
+        games without a channel, and direct messages (which Discord sends to shard 0)."""
+        return self.ids is None or 0 in self.ids
+
+
+def parse_shards(shards: str | None, count: int | None) -> Shards:
+    """``--shards 0,1 --shard-count 4``; ``--shard-count N`` alone runs all N shards here.
+    Anything else is one sentence (:class:`bot.cli.UserError`)."""
+    from bot.cli import UserError
+
+    if shards is None and count is None:
+        return Shards()
+    if count is None:
+        raise UserError(
+            "--shards needs --shard-count, the number of shards of all the bot's processes"
+        )
+    if count < 1:
+        raise UserError(f"--shard-count must be 1 or more, not {count}")
+    if shards is None:
+        return Shards(tuple(range(count)), count)
+    ids: list[int] = []
+    for part in shards.split(","):
+        word = part.strip()
+        if not (word.isascii() and word.isdigit()) or int(word) >= count:
+            raise UserError(
+                f"--shards takes shard numbers from 0 to {count - 1} separated by commas, "
+                f"like 0,1; {word or 'an empty place'!r} is not one"
+            )
+        if int(word) in ids:
+            raise UserError(f"--shards names shard {int(word)} twice")
+        ids.append(int(word))
+    return Shards(tuple(sorted(ids)), count)
+
+
 def cmd_bot(args: argparse.Namespace) -> int:
+    shards = parse_shards(args.shards, args.shard_count)
     settings = _settings(args)
     if not settings.token:
         print(NO_TOKEN, file=sys.stderr)
         from bot.cli import main
 
         return main(["play", "--db", settings.db_path])
-    discord.utils.setup_logging()
+    discord.utils.setup_logging(level=settings.log_level)  # UMPIRE_LOG_LEVEL
     try:
-        asyncio.run(run_bot(settings))
+        asyncio.run(run_bot(settings, shards))
     except discord.LoginFailure:
         from bot.cli import UserError
 
@@ -110,24 +176,75 @@ def cmd_sync(args: argparse.Namespace) -> int:
     return 0
 
 
-async def run_bot(settings: Settings) -> None:
-    from bot.discord.client import UmpireBot
+@dataclass
+class BotProcess:
+    """What one ``umpire bot`` process runs: the service, the bot (sharded or not) and,
+    in the primary process (:attr:`Shards.primary`), the mail loop beside it with the
+    deadlines of games that have no channel (:mod:`bot.deadlines`)."""
+
+    service: Any
+    bot: Any
+    mail: Any | None = None
+    mail_deadlines: Any | None = None
+
+    async def close(self) -> None:
+        if self.mail_deadlines is not None:
+            await self.mail_deadlines.stop()
+        if self.mail is not None:
+            await self.mail.close()
+        await self.service.close()
+
+
+def build_bot(service: Any, settings: Settings, shards: Shards, **options: Any) -> Any:
+    """The bot for these shards, not connected: discord.py's auto-sharded client with the
+    given shard ids and count, or the plain client for an unsharded process."""
+    from bot.discord.client import ShardedUmpireBot, UmpireBot
+
+    if shards.count is None:
+        return UmpireBot(service, settings, **options)
+    return ShardedUmpireBot(
+        service,
+        settings,
+        dm_work=shards.primary,
+        shard_ids=list(shards.ids or ()),
+        shard_count=shards.count,
+        **options,
+    )
+
+
+async def open_bot_process(settings: Settings, shards: Shards) -> BotProcess:
+    """Open the service and build the bot; the primary process also starts the mail loop
+    (when mail is configured) and its deadline runner."""
     from bot.email.transport import start_beside
     from bot.service import Service
-    from bot.shutdown import run_until_signalled
 
     service = await Service.open(settings.db_path)
-    mail = await start_beside(settings.db_path)  # play by email too, when configured
+    process = BotProcess(service, None)
     try:
-        bot = UmpireBot(service, settings)
-        bot.table.mail = mail
+        if shards.primary:
+            process.mail = await start_beside(settings.db_path)  # when configured
+        if process.mail is not None:
+            process.mail_deadlines = process.mail.box.desk.deadline_runner()
+            process.mail_deadlines.start()
+        process.bot = build_bot(service, settings, shards)
+        process.bot.table.mail = process.mail
+    except BaseException:
+        await process.close()
+        raise
+    return process
+
+
+async def run_bot(settings: Settings, shards: Shards | None = None) -> None:
+    from bot.shutdown import run_until_signalled
+
+    process = await open_bot_process(settings, shards or Shards())
+    try:
+        bot = process.bot
         async with bot:
             # SIGTERM/SIGINT: stop taking commands, let those under way finish (issue 15)
             await run_until_signalled(bot.start(settings.token or ""), bot.close)
     finally:
-        if mail is not None:
-            await mail.close()
-        await service.close()
+        await process.close()
 
 
 async def sync_commands(

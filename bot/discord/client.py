@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
+from typing import Any
 
 import discord
 from discord import app_commands
@@ -20,6 +21,7 @@ from bot.discord.cogs.guide import GuideCog
 from bot.discord.cogs.moderation import ModerationCog
 from bot.discord.cogs.odds import OddsCog
 from bot.discord.cogs.orders import OrderCog
+from bot.discord.cogs.settings import SettingsCog
 from bot.discord.config import Settings
 from bot.discord.images import Renderer
 from bot.discord.respond import answer_privately
@@ -30,6 +32,17 @@ from bot.service import Service, ServiceError
 log = logging.getLogger(__name__)
 
 
+def needed_intents() -> discord.Intents:
+    """Only the gateway events the bot uses (issue 15 item 6): the servers and their
+    channels and threads, to find a game's channel. Commands, buttons and the members
+    who use them arrive with each interaction, and posts and direct messages are sent
+    over REST, so no message, member, presence, reaction, voice or typing events are
+    needed; each would cost traffic and memory in every server the bot is in."""
+    intents = discord.Intents.none()
+    intents.guilds = True
+    return intents
+
+
 class UmpireTree(app_commands.CommandTree):
     """The command tree, with one answer for every failure: a refusal in the player's
     words, or, for a bug, a short reference the log can be searched for."""
@@ -38,6 +51,7 @@ class UmpireTree(app_commands.CommandTree):
         table: GameTable | None = getattr(self.client, "table", None)
         if table is not None:
             table.learn(interaction)
+            await table.seen(interaction)  # an older game learns its server (issue 15)
         return True
 
     async def on_error(
@@ -74,10 +88,16 @@ class UmpireBot(commands.Bot):
         *,
         draw: Renderer | None = None,
         run_scheduler: bool = True,
+        dm_work: bool = True,
+        **client_options: Any,
     ) -> None:
+        """``dm_work``: this process sends the direct-message notices (the one holding
+        shard 0); ``client_options`` go to discord.py's client (``shard_ids``,
+        ``shard_count`` for :class:`ShardedUmpireBot`)."""
         super().__init__(
+            **client_options,
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            intents=needed_intents(),
             allowed_mentions=discord.AllowedMentions.none(),
             help_command=None,
             tree_cls=UmpireTree,
@@ -90,7 +110,7 @@ class UmpireBot(commands.Bot):
         self.service = service
         self.settings = settings
         self.table = GameTable(self, service, settings, draw)
-        self.scheduler = Scheduler(self.table)
+        self.scheduler = Scheduler(self.table, dm_work=dm_work)
         self.table.wake = self.scheduler.poke
         self.run_scheduler = run_scheduler
 
@@ -100,6 +120,7 @@ class UmpireBot(commands.Bot):
         await self.add_cog(ModerationCog(self.table))
         await self.add_cog(OddsCog())
         await self.add_cog(GuideCog())
+        await self.add_cog(SettingsCog(self.table))
         # the buttons of posts made before a restart answer again (ids carry the game)
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         if self.run_scheduler:
@@ -108,3 +129,8 @@ class UmpireBot(commands.Bot):
     async def close(self) -> None:
         await self.scheduler.stop()
         await super().close()
+
+
+class ShardedUmpireBot(UmpireBot, commands.AutoShardedBot):
+    """The bot over discord.py's auto-sharded client: the shards ``shard_ids`` of
+    ``shard_count`` in this process (issue 16; ``umpire bot --shards``)."""

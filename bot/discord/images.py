@@ -1,24 +1,107 @@
-"""Maps as PNG files for Discord: rendered off the event loop, shrunk to fit the upload limit.
+"""Maps as PNG files for Discord: rendered off the event loop, shrunk to fit the upload
+limit, kept once finished, with a close-up of the turn's action beside the full map.
 
-ARCHITECTURE: Rendering runs off the event loop, so ``render`` hands the renderer to a
-worker thread (``asyncio.to_thread``). A picture larger than the guild's upload limit is
-drawn again narrower until it fits (text stays crisp, unlike scaling a bitmap down).
+ARCHITECTURE: Rendering runs off the event loop. Heavy work (drawing, odds) goes to a
+pool of :data:`WORKERS` threads (:func:`off_loop`): a burst of requests queues there
+instead of crowding the interpreter, so the event loop keeps answering. A picture larger
+than the guild's upload limit is drawn again narrower until it fits (text stays crisp,
+unlike scaling a bitmap down). A finished picture is kept (:data:`PICTURES`) by what it
+shows and how: the view's content (which changes with every action of the game and
+differs between the public and each role) and the width, so the same map asked for again
+is not drawn again, and an undo or rollback can never bring back a stale one.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextvars
+import functools
+import hashlib
+import json
 import logging
 import math
-from collections.abc import Callable
-from typing import Any
+import os
+import re
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Iterable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 
 MIN_WIDTH = 480
 ATTEMPTS = 4
+#: worker threads for drawing and odds; more only make a burst fight over the interpreter
+WORKERS = max(1, int(os.environ.get("UMPIRE_RENDER_WORKERS", "2") or 2))
+#: bytes of finished pictures kept
+CACHE_BYTES = 64 * 1024 * 1024
 
 Renderer = Callable[[Any, int], bytes]
+T = TypeVar("T")
+
+_pool = ThreadPoolExecutor(max_workers=WORKERS, thread_name_prefix="umpire-heavy")
+
+
+async def off_loop(fn: Callable[..., T], *args: Any) -> T:
+    """``fn(*args)`` on the bounded worker pool, awaited from the event loop."""
+    loop = asyncio.get_running_loop()
+    call = functools.partial(contextvars.copy_context().run, fn, *args)
+    return await loop.run_in_executor(_pool, call)
+
+
+class PngCache:
+    """Finished pictures, the least recently used dropped first beyond ``max_bytes``."""
+
+    def __init__(self, max_bytes: int = CACHE_BYTES) -> None:
+        self.max_bytes = max_bytes
+        self.size = 0
+        self.hits = 0
+        self.misses = 0
+        self._items: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is None:
+                self.misses += 1
+                return None
+            self._items.move_to_end(key)
+            self.hits += 1
+            return found[0]
+
+    def put(self, key: Hashable, value: Any, size: int) -> None:
+        with self._lock:
+            old = self._items.pop(key, None)
+            if old is not None:
+                self.size -= old[1]
+            self._items[key] = (value, size)
+            self.size += size
+            while self.size > self.max_bytes and len(self._items) > 1:
+                _, (_, dropped) = self._items.popitem(last=False)
+                self.size -= dropped
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self.size = self.hits = self.misses = 0
+
+
+#: the finished pictures of this process
+PICTURES = PngCache()
+
+
+def view_key(view: Any) -> str:
+    """A digest of everything a view shows: equal views, equal pictures."""
+    if hasattr(view, "model_dump_json"):
+        data = view.model_dump_json()
+    else:
+        try:
+            data = json.dumps(view, sort_keys=True, default=str)
+        except (TypeError, ValueError):
+            data = repr(view)
+    return hashlib.blake2b(data.encode(), digest_size=16).hexdigest()
 
 
 def default_renderer() -> Renderer | None:
@@ -59,12 +142,18 @@ async def render(
     view: Any, width: int, limit: int, draw: Renderer | None = None
 ) -> tuple[bytes | None, str]:
     """The map as PNG bytes, and a note for the reader when there is no picture or it was
-    shrunk. Never raises: a failing renderer is logged and the message goes without map."""
+    shrunk. Never raises: a failing renderer is logged and the message goes without map.
+    A picture drawn before for the same view, width and limit is not drawn again."""
     draw = draw or default_renderer()
     if draw is None or not drawable(view):
         return None, ""
+    key = ("map", view_key(view), width, limit, draw)
+    fitted = PICTURES.get(key)
     try:
-        fitted = await asyncio.to_thread(fit_png, draw, view, width, limit)
+        if fitted is None:
+            fitted = await off_loop(fit_png, draw, view, width, limit)
+            if fitted is not None:
+                PICTURES.put(key, fitted, len(fitted[0]))
     except Exception:
         log.exception("the renderer failed on the view of game %s", getattr(view, "game", "?"))
         return None, "(The map could not be drawn this time; the error is logged.)"
@@ -75,3 +164,53 @@ async def render(
         "" if used == width else f"(The map was drawn {used} pixels wide to fit the upload limit.)"
     )
     return png, note
+
+
+# -- the close-up -------------------------------------------------------------------------
+
+#: a line of a turn's log as posted (``formatting.log_lines``): its order, as the reader reads it
+_LOG_LINE = re.compile(r"^`\d+` [\w-]+: `([^`]*)`", re.M)
+
+
+def logged_orders(text: str) -> list[str]:
+    """The orders of the log lines a post carries (undone ones, struck through, left
+    out). The orders name the places moved through, attacked, retreated to; the events'
+    prose names powers and pieces as well, which would pull the close-up astray."""
+    return _LOG_LINE.findall(text)
+
+
+def _closeup(view: Any, places: tuple[str, ...]) -> tuple[bytes, list[str]] | None:
+    from renderer.closeup import closeup as cut
+
+    found = cut(view, places)
+    return (found.png(), list(found.places)) if found is not None else None
+
+
+async def closeup(view: Any, texts: Iterable[str], limit: int) -> tuple[bytes | None, list[str]]:
+    """A close-up of the places ``texts`` name on the view's map (a turn's orders),
+    legible at Discord's inline width, and the places it shows (the busiest part, when
+    they spread too far); (None, []) when they name none or the renderer is not
+    installed. Cut from ``view`` only: the reader's own view, so nothing hidden from
+    them appears. Never raises."""
+    try:
+        from renderer.closeup import places_named
+    except ModuleNotFoundError:
+        return None, []
+    if not drawable(view):
+        return None, []
+    try:
+        places = tuple(places_named(view, texts))
+        if not places:
+            return None, []
+        key = ("closeup", view_key(view), places)
+        found = PICTURES.get(key)
+        if found is None:
+            found = await off_loop(_closeup, view, places)
+            if found is None:
+                return None, []
+            PICTURES.put(key, found, len(found[0]))
+    except Exception:
+        log.exception("the close-up failed on the view of game %s", getattr(view, "game", "?"))
+        return None, []
+    png, shown = found
+    return (png, shown) if len(png) <= limit else (None, [])

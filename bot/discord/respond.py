@@ -5,6 +5,10 @@ a map calls :func:`defer` before anything else, and answers with :func:`reply` o
 work is done. A refusal or failure goes to the caller alone (:func:`answer_privately`),
 even when the command was to answer publicly.
 
+Commands that draw maps, work out odds or read every game of a server are limited per
+member (:data:`COOLDOWNS`, checked by :func:`defer`): one used too often is refused in a
+sentence saying how many seconds to wait.
+
 A command's posts to the game's channel can fail (Discord refuses a picture, or the
 bot lost a permission there): :func:`tell_caller` notes it, and :func:`reply` adds the
 note to the answer, so the member who acted learns that the channel did not hear it.
@@ -15,13 +19,27 @@ the bot may post there what a game needs.
 from __future__ import annotations
 
 import io
+import math
+import time
+import weakref
+from collections.abc import Callable
 from contextvars import ContextVar
 
 import discord
+from discord import app_commands
 
 from bot.discord.formatting import split_message
 
 NO_PINGS = discord.AllowedMentions.none()
+
+#: commands whose work is heavy (a map drawn, odds worked out, every game of a server
+#: read), as (uses, per seconds) for each member: a player looking twice or thrice is
+#: served at once, a member repeating it in a loop is told how long to wait
+COOLDOWNS: dict[str, tuple[int, float]] = {
+    "odds": (5, 60.0),
+    "game map": (5, 60.0),
+    "game list": (5, 60.0),
+}
 
 #: sentences for the reply of the command being answered; each command runs in its own
 #: task, which copies the context, so a note never reaches another member's reply
@@ -42,8 +60,67 @@ THREAD_TYPES = (
 )
 
 
+class Cooldowns:
+    """The recent uses of the cooled-down commands (:data:`COOLDOWNS`), per member."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        limits: dict[str, tuple[int, float]] | None = None,
+    ) -> None:
+        self.clock = clock
+        self.limits = COOLDOWNS if limits is None else limits
+        self._buckets: dict[tuple[str, int], app_commands.Cooldown] = {}
+
+    def wait(self, command: str, user: int) -> float:
+        """Seconds ``user`` must wait before using ``command`` again (0: go ahead, and the
+        use is counted)."""
+        limit = self.limits.get(command)
+        if limit is None:
+            return 0.0
+        now = self.clock()
+        bucket = self._buckets.get((command, user))
+        if bucket is None:
+            if len(self._buckets) >= 10_000:  # forget the members who are quiet again
+                for key in [k for k, b in self._buckets.items() if b.get_tokens(now) == b.rate]:
+                    del self._buckets[key]
+            bucket = self._buckets[(command, user)] = app_commands.Cooldown(*limit)
+        return bucket.update_rate_limit(now) or 0.0
+
+
+_cooldowns: weakref.WeakKeyDictionary[discord.Client, Cooldowns] = weakref.WeakKeyDictionary()
+
+
+def cooldowns(client: discord.Client) -> Cooldowns:
+    """The cooldowns of one bot, on its service's clock (the tests' clock in tests)."""
+    found = _cooldowns.get(client)
+    if found is None:
+        clock = getattr(getattr(client, "service", None), "clock", None) or time.monotonic
+        found = _cooldowns[client] = Cooldowns(clock)
+    return found
+
+
+def check_cooldown(interaction: discord.Interaction) -> None:
+    """Refuse a cooled-down command used too often, in one sentence with the wait."""
+    command = interaction.command.qualified_name if interaction.command else None
+    if command is None or command not in COOLDOWNS:
+        return
+    wait = cooldowns(interaction.client).wait(command, interaction.user.id)
+    if wait > 0:
+        from bot.discord.table import Refusal  # the table imports this module
+
+        uses, per = COOLDOWNS[command]
+        seconds = max(1, math.ceil(wait))
+        raise Refusal(
+            f"You have used /{command} {uses} times in the last {per:g} seconds; please "
+            f"wait {seconds} second{'s' if seconds != 1 else ''} before using it again."
+        )
+
+
 async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
-    """Acknowledge now ("thinking..."), before any database work or rendering."""
+    """Acknowledge now ("thinking..."), before any database work or rendering; a command
+    used too often (:data:`COOLDOWNS`) is refused here instead, before any work."""
+    check_cooldown(interaction)
     interaction.extras["public"] = not ephemeral
     _notes.set([])
     await interaction.response.defer(ephemeral=ephemeral, thinking=True)

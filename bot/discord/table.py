@@ -12,6 +12,7 @@ player turn is found from the snapshots the service writes at every change of ph
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import logging
@@ -21,13 +22,20 @@ from typing import Any
 
 import discord
 
+from bot.deadlines import UMPIRE, Applied, apply_passed
 from bot.discord import formatting as fmt
 from bot.discord.buttons import lobby_view, turn_view
 from bot.discord.choices import Menus
-from bot.discord.config import HOUR, Settings
-from bot.discord.images import Renderer, render
+from bot.discord.config import (
+    HOUR,
+    ServerSettings,
+    Settings,
+    in_zone,
+    server_settings,
+)
+from bot.discord.images import Renderer, closeup, logged_orders, render
 from bot.discord.respond import tell_caller
-from bot.discord.standing import choose, describe
+from bot.discord.standing import describe
 from bot.service import (
     Created,
     DeadlineInfo,
@@ -37,24 +45,24 @@ from bot.service import (
     OrderResult,
     PromptInfo,
     RollbackResult,
+    SeatInfo,
     Service,
     ServiceError,
     UndoResult,
+    ViewResult,
 )
+from bot.store import StoreError
 from engine.core.ruleset import Progress
 
 log = logging.getLogger(__name__)
 
-#: who the bot is in the audit trail and on deadlines it sets
-UMPIRE = "umpire"
-DEFAULT_APPLIED_ACT = "deadline-default"
 #: notices the table posts itself right after the command; the scheduler only sends
 #: the ones a crash kept from being posted
 ANNOUNCED_INLINE = {"prompt", "rollback", "ended"}
-#: orders applied in a row for one passed deadline, at most (a decision of many steps)
-MAX_DEFAULT_ORDERS = 60
 #: minutes before Discord archives a quiet game thread: the longest it offers
 THREAD_ARCHIVE_MINUTES = 10080
+#: seconds a server's settings are kept in memory (another process may change them)
+SERVER_SETTINGS_TTL = 30.0
 
 
 class Refusal(Exception):
@@ -115,6 +123,15 @@ def server_moderator(
     return any(r.name == role or str(r.id) == role for r in member.roles)
 
 
+def moderators(role: str | None) -> str:
+    """Who moderates a server, in words, given its moderator role (a name or an id)."""
+    if role and role.isdigit():
+        who = f"members with the <@&{role}> role, "
+    else:
+        who = f"members with the {role!r} role, " if role else ""
+    return f"{who}server administrators and members who may manage the server"
+
+
 class GameTable:
     def __init__(
         self,
@@ -134,6 +151,10 @@ class GameTable:
         #: the mail loop running beside the bot (bot.email.transport.Beside), when play by
         #: email is configured: /gm seat seats players by address through it
         self.mail: Any | None = None
+        #: server id -> (its settings, when read): /gm config over the environment
+        self._servers: dict[str, tuple[ServerSettings, float]] = {}
+        #: channels whose games are known to carry their server (issue 15)
+        self._guild_known: set[str] = set()
 
     # -- where games are -----------------------------------------------------------
 
@@ -141,6 +162,41 @@ class GameTable:
         """Remember the upload limit Discord gives for this channel (for later posts)."""
         if interaction.channel_id is not None:
             self._upload_limits[str(interaction.channel_id)] = interaction.filesize_limit
+
+    async def seen(self, interaction: discord.Interaction) -> None:
+        """Games made before the server was stored learn it the first time their channel
+        is used (issue 15); once per channel and process."""
+        channel, guild = interaction.channel_id, interaction.guild_id
+        if channel is None or guild is None or str(channel) in self._guild_known:
+            return
+        self._guild_known.add(str(channel))
+        try:
+            await self.service.fill_guild(str(channel), str(guild))
+        except StoreError as exc:  # read-only or busy: the command itself will say so
+            log.warning("could not record the server of channel %s: %s", channel, exc)
+
+    # -- a server's settings (/gm config) -------------------------------------------------
+
+    async def server(self, guild_id: int | str | None) -> ServerSettings:
+        """The settings in force in a server: its own (``/gm config``) over the bot's
+        environment; the environment's alone for no server."""
+        if guild_id is None:
+            return server_settings(self.settings, None)
+        key = str(guild_id)
+        now = asyncio.get_running_loop().time()
+        cached = self._servers.get(key)
+        if cached is not None and now - cached[1] < SERVER_SETTINGS_TTL:
+            return cached[0]
+        row = await self.service.guild_settings(key)
+        found = server_settings(self.settings, row)
+        self._servers[key] = (found, now)
+        return found
+
+    async def configure_server(self, guild_id: int, by: str, **changes: Any) -> ServerSettings:
+        """Change a server's settings (the cog has checked the values and the moderator)."""
+        await self.service.set_guild_settings(str(guild_id), by, **changes)
+        self._servers.pop(str(guild_id), None)
+        return await self.server(guild_id)
 
     def upload_limit(self, channel_id: str | None) -> int:
         return self._upload_limits.get(
@@ -167,7 +223,9 @@ class GameTable:
         (issue 10 item 5: a creator who plays in the game does not moderate it); a
         refusal if they may not moderate it."""
         game = await self.game_in(channel_id)
-        if server_moderator(member, permissions, self.settings.moderator_role):
+        guild = getattr(getattr(member, "guild", None), "id", None) or game.guild
+        role = (await self.server(guild)).moderator_role
+        if server_moderator(member, permissions, role):
             return game, False
         if str(member.id) == game.created_by:
             status = await self.service.status(game.game)
@@ -176,28 +234,25 @@ class GameTable:
                 return game, True
             raise Refusal(
                 f"You play {', '.join(held)} in game `{game.game}`, so creating it does not "
-                f"make you its moderator; ask a server moderator ({self._moderators()})."
+                f"make you its moderator; ask a server moderator ({moderators(role)})."
             )
         raise Refusal(
-            f"Only moderators may do that: {self._moderators()}, and the game's creator "
+            f"Only moderators may do that: {moderators(role)}, and the game's creator "
             f"({fmt.user(game.created_by)}) when not playing in it."
         )
 
-    def _moderators(self) -> str:
-        role = self.settings.moderator_role
-        who = f"members with the {role!r} role, " if role else ""
-        return f"{who}server administrators and members who may manage the server"
-
     # -- the deadline policy ------------------------------------------------------------
 
-    def default_policy(self) -> Policy:
-        s = self.settings
+    def default_policy(self, server: ServerSettings | None = None) -> Policy:
+        """A new game's deadlines: the server's settings, else the bot's."""
+        s = server or server_settings(self.settings, None)
         return Policy(s.deadline_hours * HOUR, s.reply_hours * HOUR, tuple(s.reminders))
 
     async def policy(self, game_id: str) -> Policy:
         d = await self.service.deadline_policy(game_id)
         if d is None:
-            return self.default_policy()
+            guild = (await self.service.status(game_id)).guild
+            return self.default_policy(await self.server(guild))
         return Policy(d["phase_seconds"], d["reply_seconds"], tuple(d["reminders"]))
 
     async def set_policy(self, game_id: str, by: str, policy: Policy, why: str = "") -> None:
@@ -244,8 +299,10 @@ class GameTable:
         role: str | None,
         deadline_hours: float | None,
         reply_hours: float | None,
+        guild: int | None = None,
     ) -> tuple[Created, int]:
-        """A new game in this channel, or in a new thread of it; one game per channel."""
+        """A new game in this channel, or in a new thread of it; one game per channel. Its
+        deadlines default to the server's settings (``/gm config``), else the bot's."""
         if channel_id is None:
             raise Refusal("Games are played in a server's text channels.")
         opts = parse_options(options)
@@ -260,7 +317,7 @@ class GameTable:
                     f"This channel already holds game {going[-1].game} ({going[-1].status}); a "
                     "channel holds one game. Use thread:True to start another in a new thread."
                 )
-        default = self.default_policy()
+        default = self.default_policy(await self.server(guild))
         policy = Policy(
             default.phase_seconds if deadline_hours is None else deadline_hours * HOUR,
             default.reply_seconds if reply_hours is None else reply_hours * HOUR,
@@ -290,6 +347,7 @@ class GameTable:
                 options=opts,
                 seats={role: user} if role else None,
                 channel=str(target),
+                guild=None if guild is None else str(guild),
             )
         except ServiceError:
             if thread is not None:
@@ -332,7 +390,9 @@ class GameTable:
         deadline = await self.ensure_deadline(game_id)
         status = await self.service.status(game_id)
         text = f"Game `{game_id}` begins.\n\n" + fmt.prompt_line(prompt, deadline)
-        if await self.post_with_map(status, text, ping=prompt.user, view=turn_view(game_id)):
+        ping, dm_note = await self.reach_mover(status, prompt.user, deadline)
+        text += dm_note
+        if await self.post_with_map(status, text, ping=ping, view=turn_view(game_id)):
             await self.mark_announced(game_id)  # else the scheduler tells them later
         return prompt
 
@@ -374,13 +434,15 @@ class GameTable:
             title = f"**Turn {before.turn}: the {before.player} player turn is over.**"
             body = "\n".join([title, *fmt.log_lines(lines)])
             text = f"{head}{body}\n\nNow: {fmt.prompt_line(prompt, deadline)}"
+            ping, dm_note = await self.reach_mover(status, prompt.user, deadline)
             announced = await self.post_with_map(
-                status, text, ping=prompt.user, view=turn_view(game_id)
+                status, text + dm_note, ping=ping, view=turn_view(game_id)
             )
         elif prompt.user != actor and prompt.role is not None:
             text = f"{head}{fmt.order_report(result) if not battle else ''}".strip()
             text += ("\n\n" if text else "") + "Now: " + fmt.prompt_line(prompt, deadline)
-            announced = await self.post(channel, text, ping=prompt.user, view=turn_view(game_id))
+            ping, dm_note = await self.reach_mover(status, prompt.user, deadline)
+            announced = await self.post(channel, text + dm_note, ping=ping, view=turn_view(game_id))
         elif head:
             await self.post(channel, head + fmt.order_report(result))
         if announced:
@@ -427,10 +489,13 @@ class GameTable:
             f"({result.role}: `{result.public_order}`).\n"
             f"Now: {fmt.prompt_line(result.prompt, deadline)}"
         )
+        ping, dm_note = await self.reach_mover(
+            status, result.prompt.user if result.prompt.user != user else None, deadline
+        )
         await self.post(
             status.channel,
-            text,
-            ping=result.prompt.user if result.prompt.user != user else None,
+            text + dm_note,
+            ping=ping,
             view=turn_view(game_id) if result.prompt.role is not None else None,
         )
         return result
@@ -491,7 +556,8 @@ class GameTable:
         if result.prompt.role is not None and status.status == "active":
             text += "Now: " + fmt.prompt_line(result.prompt, deadline)
         buttons = turn_view(game_id) if status.status == "active" else None
-        if await self.post_with_map(status, text, ping=result.prompt.user, view=buttons):
+        ping, dm_note = await self.reach_mover(status, result.prompt.user, deadline)
+        if await self.post_with_map(status, text + dm_note, ping=ping, view=buttons):
             await self.mark_announced(game_id)
         return result
 
@@ -511,7 +577,8 @@ class GameTable:
         status = await self.service.status(game_id)
         text = f"{fmt.user(by)} resumed game `{game_id}`{': ' + why if why else '.'}\n\n"
         text += "Now: " + fmt.prompt_line(status.prompt, deadline)
-        await self.post(status.channel, text, ping=status.prompt.user, view=turn_view(game_id))
+        ping, dm_note = await self.reach_mover(status, status.prompt.user, deadline)
+        await self.post(status.channel, text + dm_note, ping=ping, view=turn_view(game_id))
 
     async def set_deadline(
         self,
@@ -607,7 +674,11 @@ class GameTable:
             deadline = await self.ensure_deadline(game_id)
             text += "\n\nNow: " + fmt.prompt_line(status.prompt, deadline)
             ping = user
-        await self.post(status.channel, text, ping=ping, view=turn_view(game_id) if ping else None)
+        buttons = turn_view(game_id) if ping else None
+        if ping is not None:
+            ping, dm_note = await self.reach_mover(status, ping, deadline)
+            text += dm_note
+        await self.post(status.channel, text, ping=ping, view=buttons)
         return text
 
     async def kick(
@@ -637,63 +708,25 @@ class GameTable:
 
     async def deadline_passed(self, d: DeadlineInfo) -> None:
         """Apply the player's standing orders, or the defined default, for the decision
-        whose deadline passed; each order applied is announced as such and audited."""
-        status = await self.service.status(d.game)
-        if status.status != "active":
-            return  # paused or over: a resumed game gets a fresh deadline
-        phase = (d.turn, d.player, d.phase)
-        if d.role is not None and status.prompt.role != d.role:
-            return  # that player has decided since; their next decision gets its own deadline
-        holder = next((s for s in status.seats if s.role == status.prompt.role), None)
-        if holder is None or holder.user is None:
+        whose deadline passed (:func:`bot.deadlines.apply_passed`); each order applied is
+        announced as such in the channel."""
+
+        async def announce(applied: Applied, holder: SeatInfo) -> None:
+            # the order as the public reads it (apply_passed keeps private preferences out)
+            note = (
+                f"The deadline for **{holder.role}** ({fmt.user(holder.user or '')}) passed "
+                f"(it was {fmt.when(d.due_at)}): {applied.reason} applied, `{applied.shown}`."
+            )
+            await self.after_order(applied.result, applied.before, actor=holder.user, note=note)
+
+        passed = await apply_passed(self.service, d, announce)
+        if passed.outcome == "unseated":
+            status = await self.service.status(d.game)
             await self.post(
                 status.channel,
                 f"The deadline for **{status.prompt.role}** in game `{d.game}` passed, but the "
                 "seat has no player: a moderator can seat one with `/gm seat`.",
             )
-            return
-        for _ in range(MAX_DEFAULT_ORDERS):
-            ruleset, state, seq = await self.service.live_state(d.game)
-            prompt = ruleset.prompt(state)
-            before = ruleset.progress(state)
-            if prompt.role != holder.role or (before.turn, before.player, before.phase) != phase:
-                break
-            orders = ruleset.legal_orders(state, prompt.role)
-            picked = choose(orders, holder.standing_orders)
-            text = picked.order.text()
-            try:
-                result = await self.service.submit(
-                    d.game, holder.user, text, role=holder.role, seen=seq
-                )
-            except ServiceError as exc:
-                # The player (or a moderator) acted in the meantime: nothing left to default.
-                log.info("no default applied in game %s: %s", d.game, exc)
-                break
-            # the note goes to the channel: the order as the public reads it, and a standing
-            # order's preference (a piece, perhaps) only when the order itself is public
-            shown = result.order_for(None)
-            private = shown != result.order and not picked.reason.endswith(("any)", "none)"))
-            reason = picked.reason.split(" (")[0] if private else picked.reason
-            await self.service.record(
-                d.game,
-                UMPIRE,
-                DEFAULT_APPLIED_ACT,
-                {
-                    "deadline": d.id,
-                    "seq": result.seq,
-                    "role": holder.role,
-                    "order": text,
-                    "public_order": shown,
-                },
-                reason,
-            )
-            note = (
-                f"The deadline for **{holder.role}** ({fmt.user(holder.user)}) passed "
-                f"(it was {fmt.when(d.due_at)}): {reason} applied, `{shown}`."
-            )
-            await self.after_order(result, before, actor=holder.user, note=note)
-            if result.prompt.role is None:
-                break
 
     async def deliver(self, n: NotificationInfo) -> bool:
         """Post a notice the service queued: a reminder, or one no command announced.
@@ -707,10 +740,13 @@ class GameTable:
                 return True  # the decision it was about is over
             deadline = await self.current_deadline(n.game, n.role)
             lead = "Reminder: " if n.kind == "reminder" else "Now: "
+            ping, dm_note = await self.reach_mover(
+                status, status.prompt.user, deadline, reminder=n.kind == "reminder"
+            )
             return await self.post(
                 status.channel,
-                lead + fmt.prompt_line(status.prompt, deadline),
-                ping=status.prompt.user,
+                lead + fmt.prompt_line(status.prompt, deadline) + dm_note,
+                ping=ping,
                 view=turn_view(n.game),
             )
         return await self.post(status.channel, n.text)
@@ -723,9 +759,13 @@ class GameTable:
 
     # -- posting ------------------------------------------------------------------------------
 
-    async def public_map(self, status: GameStatus, limit: int) -> tuple[bytes | None, str]:
-        view = await self.service.view(status.game, None)
-        return await render(view.view, self.settings.map_width, limit, self.draw)
+    async def public_map(
+        self, status: GameStatus, limit: int, view: ViewResult | None = None
+    ) -> tuple[bytes | None, str]:
+        """The public map (``view``: the public view, when the caller has it already)."""
+        view = view or await self.service.view(status.game, None)
+        width = (await self.server(status.guild)).map_width
+        return await render(view.view, width, limit, self.draw)
 
     async def role_map(
         self, game_id: str, user: str, role: str | None, limit: int
@@ -739,7 +779,8 @@ class GameTable:
                 )
             role = status.prompt.role if status.prompt.role in held else held[0]
         view = await self.service.view(game_id, user, role)
-        png, note = await render(view.view, self.settings.map_width, limit, self.draw)
+        width = (await self.server(status.guild)).map_width
+        png, note = await render(view.view, width, limit, self.draw)
         return png, note, role
 
     async def send_private(self, member: discord.abc.User, text: str, png: bytes | None) -> None:
@@ -758,28 +799,86 @@ class GameTable:
                 "server); use /game map private:True instead."
             ) from None
 
-    async def list_games(self, guild: discord.Guild | None, user: str) -> str:
-        """The games played in this server's channels, and the caller's own games."""
-        games = await self.service.list_games()
-        here = {
-            g.game
-            for g in games
-            if guild is not None
-            and (g.channel or "").isdigit()  # a channel id; older imports were not checked
-            and guild.get_channel_or_thread(int(g.channel))
-        }
-        mine = {g.game for g in await self.service.list_games(user=user)}
-        shown = [g for g in games if g.game in here or g.game in mine]
-        if not shown:
-            return "No games here yet: `/game create` sets one up."
+    async def list_games(
+        self, guild_id: int | None, user: str, *, limit: int, offset: int = 0
+    ) -> tuple[int, list[str]]:
+        """The games of this server and the caller's own games, a page at a time, filtered
+        and cut by the database (issue 15 item 6): how many in all, and the page's lines."""
+        total, page = await self.service.game_list(
+            None if guild_id is None else str(guild_id), user, limit=limit, offset=offset
+        )
         lines = []
-        for g in shown:
-            where = f"<#{g.channel}>" if g.channel else "no channel"
-            you = " (yours)" if g.game in mine else ""
+        for g, mine in page:
+            where = f"<#{g.channel}>" if (g.channel or "").isdigit() else "no channel"
+            you = " (yours)" if mine else ""
             lines.append(
                 f"`{g.game}` {g.ruleset} {g.scenario}, {g.status}, action {g.seq}, {where}{you}"
             )
-        return "\n".join(lines)
+        return total, lines
+
+    # -- "your move" direct messages (issue 15 item 3) ------------------------------------
+
+    def jump_link(self, channel_id: str | None, guild: str | None = None) -> str:
+        """A link to a game's channel (any server the bot is in), else its mention."""
+        if not channel_id or not channel_id.isdigit():
+            return "(no channel)"
+        if guild is None:
+            channel = self.client.get_channel(int(channel_id))
+            found = getattr(channel, "guild", None)
+            guild = None if found is None else str(found.id)
+        if guild is None:
+            return f"<#{channel_id}>"
+        return f"https://discord.com/channels/{guild}/{channel_id}"
+
+    async def reach_mover(
+        self,
+        status: GameStatus,
+        ping: str | None,
+        deadline: DeadlineInfo | None,
+        *,
+        reminder: bool = False,
+    ) -> tuple[str | None, str]:
+        """Tell ``ping``, whose decision it now is in ``status``'s game, by direct message
+        if they asked for that (``/me settings``); whom the channel post is then to ping,
+        and a note for it.
+
+        A member who asked for direct messages and got one is named in the channel but not
+        pinged twice. When Discord refuses the message (their direct messages are closed),
+        the channel pings them instead, and says why the first time only."""
+        prompt = status.prompt
+        if ping is None or not ping.isdigit() or prompt.role is None or prompt.user != ping:
+            return ping, ""
+        wanted = await self.service.user_settings(ping)
+        if not wanted.dms:
+            return ping, ""
+        lead = "Reminder: your move" if reminder else "Your move"
+        text = (
+            f"{lead} in game `{status.game}` (**{status.title}**), as **{prompt.role}**: "
+            f"{prompt.text_for(prompt.role)}"
+        )
+        if deadline is not None:
+            text += f"\nDue {fmt.when(deadline.due_at)}."
+        text = in_zone(text, wanted.timezone)
+        text += f"\n{self.jump_link(status.channel, status.guild)}"
+        try:
+            dm = await self.client.create_dm(discord.Object(int(ping)))
+            for part in fmt.split_message(text):
+                await dm.send(part, allowed_mentions=discord.AllowedMentions.none())
+        except discord.Forbidden:
+            if wanted.dm_closed_told:
+                return ping, ""
+            await self.service.set_user_settings(ping, dm_closed_told=True)
+            return ping, (
+                f"\n({fmt.user(ping)}: Discord does not let me send you direct messages, so I "
+                "mention you here; open them for this server, or turn them off with "
+                "`/me settings dms:False`.)"
+            )
+        except discord.HTTPException as exc:
+            log.warning("could not send %s a direct message: %s", ping, exc)
+            return ping, ""
+        if wanted.dm_closed_told:  # open again: a later refusal is news again
+            await self.service.set_user_settings(ping, dm_closed_told=False)
+        return None, ""
 
     async def post_with_map(
         self,
@@ -789,9 +888,30 @@ class GameTable:
         ping: str | None = None,
         view: discord.ui.View | None = None,
     ) -> bool:
-        """:meth:`post` with the public map: whether the text went out."""
+        """:meth:`post` with the public map: whether the text went out. When the text
+        carries a turn's log, a close-up of the places its orders name goes just before
+        (issue 15 item 4), on its own so that Discord shows it at full preview width; it
+        is cut from the public view, like the map. A close-up the channel refuses is
+        left out quietly: the map and the text still go."""
         limit = self.upload_limit(status.channel)
-        png, note = await self.public_map(status, limit)
+        shown = await self.service.view(status.game, None)
+        png, note = await self.public_map(status, limit, shown)
+        close, places = (None, [])
+        if png is not None and status.channel is not None:
+            close, places = await closeup(shown.view, logged_orders(text), limit)
+        if close is not None:
+            where = ", ".join(places[:6]) + (", ..." if len(places) > 6 else "")
+            channel = self.client.get_channel(
+                int(status.channel)  # type: ignore[arg-type]
+            ) or self.client.get_partial_messageable(int(status.channel))  # type: ignore[arg-type]
+            try:
+                await channel.send(  # type: ignore[union-attr]
+                    f"Close-up of the action in game `{status.game}`: {where}.",
+                    file=discord.File(io.BytesIO(close), filename="closeup.png"),
+                    allowed_mentions=discord.AllowedMentions.none(),
+                )
+            except discord.HTTPException as exc:
+                log.info("channel %s refused the close-up: %s", status.channel, exc)
         return await self.post(
             status.channel, text + (f"\n{note}" if note else ""), ping=ping, png=png, view=view
         )

@@ -1,4 +1,5 @@
-"""``umpire email`` (the mail loop), ``umpire email --once`` (for cron) and
+"""``umpire email`` (the mail loop, with the deadlines of games that have no Discord
+channel: :mod:`bot.deadlines`), ``umpire email --once`` (for cron) and
 ``umpire seat GAME ROLE --email ADDRESS`` (seat a player by mail; ``--reissue`` gives the
 seat a new key). Registered from ``bot.console.register``; imports the mail libraries
 only when a command runs.
@@ -15,7 +16,9 @@ from bot.cli import UserError
 
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("email", help="play by email: read the mailbox and send the mail")
-    p.add_argument("--db", help="the database file (default: UMPIRE_DB or ./umpire.db)")
+    p.add_argument(
+        "--db", help="the database: a file or a postgresql:// URL (default: UMPIRE_DB or ./umpire.db)"
+    )
     p.add_argument(
         "--once", action="store_true", help="handle what is waiting and exit (for cron)"
     )
@@ -23,7 +26,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_email)
 
     p = sub.add_parser("seat", help="moderator: seat a player by email in a game")
-    p.add_argument("--db", help="the database file (default: UMPIRE_DB or ./umpire.db)")
+    p.add_argument(
+        "--db", help="the database: a file or a postgresql:// URL (default: UMPIRE_DB or ./umpire.db)"
+    )
     p.add_argument("game")
     p.add_argument("role")
     who = p.add_mutually_exclusive_group(required=True)
@@ -58,14 +63,24 @@ def _run(work) -> int:  # noqa: ANN001
 
 def cmd_email(args: argparse.Namespace) -> int:
     cfg = _config(args)
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    from bot.discord.config import log_level
+
+    try:
+        level = log_level()  # UMPIRE_LOG_LEVEL, default INFO
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    logging.basicConfig(level=level, format="%(asctime)s %(levelname)s %(message)s")
 
     async def work() -> int:
         from bot.email.transport import IMAP_ERRORS, ImapError, open_mail
 
-        service, _, box = await open_mail(cfg, maps=not args.no_maps)
+        service, desk, box = await open_mail(cfg, maps=not args.no_maps)
+        # the passed deadlines of games without a Discord channel (bot/deadlines.py)
+        deadlines = desk.deadline_runner()
         try:
             if args.once:
+                while await deadlines.tick() == 0:  # a full batch: more is waiting
+                    pass
                 try:
                     handled = await box.once()
                 except (*IMAP_ERRORS, ImapError) as exc:
@@ -80,8 +95,12 @@ def cmd_email(args: argparse.Namespace) -> int:
             async def stopping() -> None:
                 stop.set()
 
-            # SIGTERM/SIGINT: no new mail is read; the mail under way is finished
-            await run_until_signalled(box.run(stop), stopping)
+            deadlines.start()
+            try:
+                # SIGTERM/SIGINT: no new mail is read; the mail under way is finished
+                await run_until_signalled(box.run(stop), stopping)
+            finally:
+                await deadlines.stop()
             return 0
         finally:
             await service.close()

@@ -29,10 +29,11 @@ from datetime import UTC, datetime
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from bot.deadlines import Passed, Runner, apply_passed
 from bot.email.compose import compose, subject_for
-from bot.email.config import MailConfig
+from bot.email.config import MailConfig, MailConfigError
 from bot.email.parse import Incoming, order_lines, parse_mail
-from bot.email.store import MailStore, in_same_write
+from bot.email.store import SameWrite, in_same_write
 from bot.email.tokens import (
     mail_key,
     new_nonce,
@@ -41,7 +42,7 @@ from bot.email.tokens import (
     token_in_address,
     token_in_subject,
 )
-from bot.service import LogLine, Service, ServiceError
+from bot.service import DeadlineInfo, LogLine, Service, ServiceError
 from bot.store import EmailSeatRow, MailRow, Tx
 
 log = logging.getLogger(__name__)
@@ -79,8 +80,14 @@ class MailDesk:
         draw: Callable[[Any, int], bytes] | None = None,
         maps: bool = True,
     ) -> None:
-        if not isinstance(service.store, MailStore):
-            raise TypeError("the mail desk needs a Service opened over a MailStore")
+        if not isinstance(service.store, SameWrite):
+            raise TypeError("the mail desk needs a Service opened over a mail store")
+        if "://" in cfg.db_path and not cfg.secret.strip():
+            raise MailConfigError(
+                "play by email over a PostgreSQL database needs UMPIRE_MAIL_SECRET (the key "
+                "its seat tokens are made with), since there is no database file to keep a "
+                "key file beside"
+            )
         self.service = service
         self.cfg = cfg
         self.key = mail_key(cfg.db_path, cfg.secret)
@@ -357,6 +364,38 @@ class MailDesk:
         if not orders:
             return "  You have no order to give now.", False
         return "  " + "\n  ".join(orders[:400]), False
+
+    # -- deadlines of games played without a Discord channel -------------------------
+
+    def deadline_runner(self, **options: Any) -> Runner:
+        """The scheduler core (:mod:`bot.deadlines`) for the deadlines of games without a
+        Discord channel, which only mail announces; a bot process serves the others."""
+        return Runner(self.service, self.deadline_passed, with_channel=False, **options)
+
+    async def deadline_passed(self, d: DeadlineInfo) -> Passed:
+        """Apply the default for a passed deadline (:func:`bot.deadlines.apply_passed`)
+        and tell the seat, if played by mail, what was ordered for it. The hand-over to
+        whoever decides next goes out with the other notices (:meth:`notices`)."""
+        passed = await apply_passed(self.service, d)
+        if passed.outcome != "applied" or passed.seat is None:
+            return passed
+        seat = next(
+            (s for s in await self.service.email_seats(d.game) if s.role == passed.seat.role),
+            None,
+        )
+        if seat is None:
+            return passed
+        tz_name = passed.seat.timezone
+        lines = [
+            f"The deadline for your decision in game {d.game} passed "
+            f"({format_when(d.due_at, tz_name)}), so Umpire gave these orders for you:",
+            *(
+                f"  {a.result.order_for(seat.role)}   ({a.reason}, action {a.result.seq})"
+                for a in passed.applied
+            ),
+        ]
+        await self.service.queue_email([await self._notice(seat, "Deadline passed", lines)])
+        return passed
 
     # -- what every mail ends with -----------------------------------------------------
 

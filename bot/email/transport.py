@@ -264,14 +264,15 @@ async def _close(client: aioimaplib.IMAP4) -> None:
 
 async def open_mail(cfg: MailConfig, *, maps: bool = True) -> tuple[Service, MailDesk, Mailbox]:
     """A service over a mail store, and the desk and mailbox that serve it."""
-    from bot.email.store import MailStore
+    from bot.email.store import open_mail_store
 
-    if "://" in cfg.db_path:
+    scheme = cfg.db_path.split("://", 1)[0] if "://" in cfg.db_path else None
+    if scheme not in (None, "postgresql", "postgres"):
         raise MailConfigError(
-            "play by email keeps its records in an SQLite database for now; "
-            f"{cfg.db_path.split('://')[0]} databases are not supported by it yet."
+            f"play by email keeps its records in an SQLite file or a PostgreSQL database, "
+            f"not in a {scheme} database."
         )
-    service = Service(await MailStore.open(cfg.db_path))
+    service = Service(await open_mail_store(cfg.db_path))
     try:
         desk = MailDesk(service, cfg, maps=maps)
         box = Mailbox(desk, Outbox(service, cfg))

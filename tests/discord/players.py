@@ -90,7 +90,9 @@ class Players:
                 values[slot.name] = None
                 continue
             pick = self.rng.choice(offered)["value"]
-            if not slot.required and self.rng.random() < 0.5:
+            # an extra led by its keyword (air support) is left out now and then; a slot
+            # optional only because another game's order has no such word is filled
+            if slot.keyword is not None and not slot.required and self.rng.random() < 0.5:
                 pick = None
             values[slot.name] = pick
         return name, values

@@ -80,11 +80,11 @@ async def test_a_passed_deadline_applies_the_defenders_standing_order(harness):
     while True:
         await players.move()
         assert not players.over
-        if players.turn.commands == ["/air"]:
+        if players.turn.commands == ["/order text:air"]:
             defender = players.users[players.turn.user]
             offered = [
-                c["value"].split("~")[0]
-                for c in await harness.autocomplete(defender, "air", "piece")
+                c["value"].split("~")[0].split()[1]
+                for c in await harness.autocomplete(defender, "order", "text", text="air")
             ]
             if any(v != "none" for v in offered):
                 break

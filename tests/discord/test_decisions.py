@@ -58,6 +58,8 @@ def order_problems(text: str) -> list[str]:
     if text_of(command, values) != " ".join(text.split()):
         out.append(f"/{verb} would give {text_of(command, values)!r}, not {text!r}")
     for slot, value in zip(command.slots, values, strict=True):
+        if value is None and slot.required:
+            out.append(f"/{verb} needs {slot.name}, which {text!r} does not have")
         if value is not None and len(stamp(value, 10**9)) > CHOICE_LIMIT:
             out.append(f"/{verb} {slot.name}: {value!r} does not fit an autocomplete choice")
     return out
@@ -79,4 +81,5 @@ async def test_every_decision_of_every_game_can_be_given_from_the_tree(harness, 
 def test_the_check_finds_an_order_the_tree_cannot_give():
     assert order_problems("move 1arm 8113 8114") == []
     assert order_problems("frobnicate " + "x" * ORDER_LIMIT) != []
-    assert order_problems("loss " + "p" * CHOICE_LIMIT) != []
+    assert order_problems("move " + "p" * CHOICE_LIMIT + " 8114") != []
+    assert order_problems("advance") != []  # /advance needs its pieces (or none)

@@ -6,9 +6,13 @@ from __future__ import annotations
 import re
 
 import discord
+import pytest
 
 from bot.cli import main
+from bot.discord.choices import FIVE_GAMES, VERBS
+from engine.core import registry
 from tests.discord.harness import APP_ID, GUILD_ID, FakeDiscord
+from tests.discord.test_decisions import offered_orders, order_problems
 
 # Discord's limits for CHAT_INPUT commands (developer docs, Application Commands).
 NAME = re.compile(r"^[-_\w]{1,32}$")
@@ -74,26 +78,18 @@ async def test_the_command_tree_fits_discords_limits(harness):
         assert command["contexts"] == [0], f"/{command['name']} should be offered in servers only"
     assert problems == []
 
-    # Every order verb has its command, and the moderators' group is hidden by default.
-    for verb in (
-        "move",
-        "attack",
-        "air",
-        "loss",
-        "retreat",
-        "advance",
-        "rebase",
-        "rebuild",
-        "replace",
-        "place",
-        "done",
-        "order",
-        "undo",
-    ):
-        assert verb in names
+    # The order commands: /order for any order of any game, and a command of its own for
+    # each verb several of the five games share; nothing else at the top level for orders.
+    orders = {"order", "undo", "standing", *VERBS}
+    assert orders <= set(names)
+    assert set(VERBS) == {"move", "attack", "retreat", "advance", "place", "done"}
+    for gone in ("air", "loss", "rebase", "rebuild", "replace", "buy", "casualties"):
+        assert gone not in names, f"/{gone} is one game's verb: it goes through /order"
+    # A server running all five games sees one short list: the groups hold the rest.
+    assert set(names) - orders <= {"game", "gm", "me", "odds", "help"}, set(names) - orders
     gm = next(c for c in commands if c["name"] == "gm")
     assert int(gm["default_member_permissions"]) == discord.Permissions(manage_messages=True).value
-    assert {o["name"] for o in gm["options"]} == {
+    assert {o["name"] for o in gm["options"]} >= {
         "rollback",
         "pause",
         "resume",
@@ -103,7 +99,7 @@ async def test_the_command_tree_fits_discords_limits(harness):
         "end",
     }
     game = next(c for c in commands if c["name"] == "game")
-    assert {o["name"] for o in game["options"]} == {
+    assert {o["name"] for o in game["options"]} >= {
         "create",
         "join",
         "start",
@@ -115,7 +111,32 @@ async def test_the_command_tree_fits_discords_limits(harness):
         "mine",
         "export",
     }
+    # /odds serves every game with odds: which game's rules is an option, autocompleted.
+    odds = next(c for c in commands if c["name"] == "odds")
+    [which] = [o for o in odds["options"] if o["name"] == "game"]
+    assert which.get("autocomplete") and not which.get("required")
     assert "help" in names
+
+
+def test_every_verb_with_a_command_of_its_own_is_shared_by_several_games():
+    """A verb only one game uses would clutter every server's list for the others."""
+    for verb in VERBS.values():
+        assert set(verb.games) <= set(FIVE_GAMES), verb.name
+        assert len(verb.games) >= 2, f"/{verb.name} serves only {verb.games}: use /order"
+
+
+@pytest.mark.parametrize("ruleset_id", registry.available())
+def test_the_games_a_verb_names_are_the_games_that_give_it(ruleset_id):
+    """For each registered game, random play offers a verb with a command of its own
+    exactly when the verb lists that game; and every such order fills the command's
+    required options (A&A's ``attack anglo_egypt`` names no target hex)."""
+    verbs, examples = offered_orders(ruleset_id, seed=3)
+    for name, verb in VERBS.items():
+        offered = name in verbs or name in examples
+        if offered:
+            assert ruleset_id in verb.games, f"{ruleset_id} gives {name}: list it there"
+        if name in examples:
+            assert order_problems(examples[name]) == [], examples[name]
 
 
 def test_umpire_sync_sends_the_commands_to_one_server(tmp_path, monkeypatch, capsys):

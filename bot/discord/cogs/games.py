@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import formatting as fmt
+from bot.discord.config import in_zone
 from bot.discord.images import render
 from bot.discord.respond import defer, permission_gaps, reply
 from bot.discord.table import GameTable, Refusal
@@ -42,6 +43,20 @@ def list_page(lines: list[str], page: int, width: int = LIST_LINE) -> str:
     head = f"Games {first + 1}-{first + len(shown)} of {len(lines)} (page {page} of {pages})."
     tail = [f"Next: `/game list page:{page + 1}`."] if page < pages else []
     return "\n".join([head, *(fmt.clip(line, width) for line in shown), *tail])
+
+
+def sql_page(lines: list[str], total: int, page: int) -> str:
+    """Page ``page`` of a list the database cut (``lines`` are that page's, of ``total``
+    in all), with the same heading and pointer as :func:`list_page`."""
+    pages = max(1, -(-total // LIST_PAGE))
+    if page > pages:
+        return f"The list has {pages} page{'s' if pages != 1 else ''}; there is no page {page}."
+    if total <= LIST_PAGE:
+        return "\n".join(fmt.clip(line, LIST_LINE) for line in lines)
+    first = (page - 1) * LIST_PAGE
+    head = f"Games {first + 1}-{first + len(lines)} of {total} (page {page} of {pages})."
+    tail = [f"Next: `/game list page:{page + 1}`."] if page < pages else []
+    return "\n".join([head, *(fmt.clip(line, LIST_LINE) for line in lines), *tail])
 
 
 def _choices(values: list[tuple[str, str]], current: str) -> list[app_commands.Choice[str]]:
@@ -138,6 +153,7 @@ class GameCog(commands.Cog):
             role=role,
             deadline_hours=deadline_hours,
             reply_hours=reply_hours,
+            guild=interaction.guild_id,
         )
         await reply(interaction, f"Created game `{created.game}` in <#{channel_id}>.")
 
@@ -173,7 +189,8 @@ class GameCog(commands.Cog):
         game = await self.table.game_in(interaction.channel_id)
         status = await self.table.service.status(game.game)
         deadlines = await self.table.service.deadlines(game.game)
-        await reply(interaction, fmt.status_text(status, deadlines))
+        zone = (await self.table.service.user_settings(str(interaction.user.id))).timezone
+        await reply(interaction, in_zone(fmt.status_text(status, deadlines), zone))
 
     @game.command(
         name="map", description="The map: the public one, or what your side sees (privately)."
@@ -241,9 +258,8 @@ class GameCog(commands.Cog):
                 )
             seen_as = role or (status.prompt.role if status.prompt.role in held else held[0])
         view = await self.table.service.view_at_turn(game_id, turn, user, seen_as)
-        png, note = await render(
-            view.view, self.table.settings.map_width, interaction.filesize_limit, self.table.draw
-        )
+        width = (await self.table.server(interaction.guild_id)).map_width
+        png, note = await render(view.view, width, interaction.filesize_limit, self.table.draw)
         text = f"Game `{game_id}` at the start of turn {turn} (after action {view.seq})"
         text += f", as **{seen_as}** saw it (only you can see this)." if seen_as else "."
         text += f"\n{note}" if note else ""
@@ -299,10 +315,19 @@ class GameCog(commands.Cog):
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1] = 1
     ) -> None:
         """One message whatever the number of games: a page of the list, and how to see
-        the next (issue 10: a user in 2,000 games was sent 84 messages)."""
+        the next (issue 10: a user in 2,000 games was sent 84 messages). The database
+        filters by server and user and cuts the page (issue 15 item 6)."""
         await defer(interaction, ephemeral=True)
-        text = await self.table.list_games(interaction.guild, str(interaction.user.id))
-        await reply(interaction, list_page(text.split("\n"), page))
+        total, lines = await self.table.list_games(
+            interaction.guild_id,
+            str(interaction.user.id),
+            limit=LIST_PAGE,
+            offset=(page - 1) * LIST_PAGE,
+        )
+        if not total:
+            await reply(interaction, "No games here yet: `/game create` sets one up.")
+            return
+        await reply(interaction, sql_page(lines, total, page))
 
     @game.command(
         name="mine", description="Your games in every server: whose move, deadlines, links."
@@ -343,20 +368,13 @@ class GameCog(commands.Cog):
             if status.status == "active":
                 deadline = await self.table.current_deadline(g.game, status.prompt.role)
             due = f", due {fmt.when(deadline.due_at)}" if deadline else ""
-            line = f"`{g.game}` {status.title}, you: {held}; {state}{due}. {self._link(g.channel)}"
+            link = self.table.jump_link(g.channel, g.guild)
+            line = f"`{g.game}` {status.title}, you: {held}; {state}{due}. {link}"
             lines.append((yours, line))
         ordered = [line for _, line in sorted(lines, key=lambda x: not x[0])]
-        await reply(interaction, list_page(ordered, page, width=MINE_LINE))
-
-    def _link(self, channel_id: str | None) -> str:
-        """A jump link to a game's channel (any server the bot is in), else its mention."""
-        if not channel_id:
-            return "(no channel)"
-        channel = self.table.client.get_channel(int(channel_id))
-        guild = getattr(channel, "guild", None)
-        if guild is None:
-            return f"<#{channel_id}>"
-        return f"https://discord.com/channels/{guild.id}/{channel_id}"
+        # deadlines in the caller's own time zone, when they set one (/me settings)
+        zone = (await self.table.service.user_settings(user)).timezone
+        await reply(interaction, in_zone(list_page(ordered, page, width=MINE_LINE), zone))
 
     @game.command(
         name="export", description="The game as the file `umpire verify` reads (secret at the end)."

@@ -17,9 +17,10 @@ GUIDES: dict[str, str] = {
     "pfv": (
         "Two players, Allied and Axis, in Tunisia, 1943. Set-up first (`/place`, or "
         "`/order text:auto` for the default hexes), then each player turn moves "
-        "(`/move`), fights (`/attack`; the defender picks air support with `/air`, each "
-        "side its losses with `/loss`, then `/retreat` and `/advance`), and ends with "
-        "`/done`. Enemy stacks show only their top piece unless you are adjacent."
+        "(`/move`), fights (`/attack`; the defender picks air support and each side its "
+        "losses from the menu under the turn notice, or with `/order`, then `/retreat` "
+        "and `/advance`), and ends with `/done`. Rebasing, rebuilding and replacing go "
+        "through `/order`. Enemy stacks show only their top piece unless you are adjacent."
     ),
     "aa-revised": (
         "Two to five players, one or more powers each, spring 1942. Each power's turn: "

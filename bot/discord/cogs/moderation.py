@@ -3,10 +3,11 @@
 Discord shows the group only to members with Manage Messages unless a server changes
 that (Server Settings, Integrations); every command also checks at run time that the
 caller moderates this game: a server administrator, a member who may manage the server,
-a member with the role named by ``UMPIRE_MODERATOR_ROLE``, or the game's creator while
-they hold no seat in it (issue 10 item 5: a player is not their own moderator; the
-service checks that again). Every act is audited by the service and announced in the
-channel.
+a member with the server's moderator role (``/gm config``, else ``UMPIRE_MODERATOR_ROLE``),
+or the game's creator while they hold no seat in it (issue 10 item 5: a player is not
+their own moderator; the service checks that again). Every act is audited by the service
+and announced in the channel. ``/gm config`` sets the server's own settings (issue 15
+item 5) and is for the server's moderators alone.
 """
 
 from __future__ import annotations
@@ -16,10 +17,47 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import formatting as fmt
+from bot.discord.config import (
+    ServerSettings,
+    duration_text,
+    hours_problem,
+    in_zone,
+    map_width_problem,
+    reminders_problem,
+)
 from bot.discord.confirm import confirmed
 from bot.discord.respond import defer, reply
-from bot.discord.table import GameTable, Refusal
+from bot.discord.table import GameTable, Refusal, moderators, server_moderator
 from bot.service import GameSummary, ServiceError
+
+#: what /gm config reset: puts back to the bot's default, and the columns it clears
+RESETS = {
+    "all": ("moderator_role", "deadline_hours", "reply_hours", "reminders", "map_width"),
+    "moderator_role": ("moderator_role",),
+    "deadlines": ("deadline_hours", "reply_hours"),
+    "reminders": ("reminders",),
+    "map_width": ("map_width",),
+}
+
+
+def config_text(s: ServerSettings) -> str:
+    """A server's settings, each marked as its own or the bot's default."""
+
+    def whose(*names: str) -> str:
+        return " (this server)" if any(n in s.own for n in names) else " (the bot's default)"
+
+    role = s.moderator_role
+    shown = "none" if not role else (f"<@&{role}>" if role.isdigit() else f"{role!r}")
+    hours = [f"{h:g} h" if h > 0 else "no deadline" for h in (s.deadline_hours, s.reply_hours)]
+    return "\n".join(
+        [
+            f"Moderator role: {shown}{whose('moderator_role')}.",
+            f"New games: {hours[0]} a phase, {hours[1]} for a reply mid-turn"
+            f"{whose('deadline_hours', 'reply_hours')}.",
+            f"Reminders: {duration_text(s.reminders)} before a deadline{whose('reminders')}.",
+            f"Map width: {s.map_width} px{whose('map_width')}.",
+        ]
+    )
 
 
 class ModerationCog(commands.Cog):
@@ -128,7 +166,8 @@ class ModerationCog(commands.Cog):
         text = await self.table.set_deadline(
             game.game, str(interaction.user.id), hours, default_hours, reply_hours, clear
         )
-        await reply(interaction, text)
+        zone = (await self.table.service.user_settings(str(interaction.user.id))).timezone
+        await reply(interaction, in_zone(text, zone))  # the channel keeps Discord's stamps
 
     @gm.command(name="seat", description="Seat a member in a role, replacing whoever holds it.")
     @app_commands.describe(
@@ -187,6 +226,73 @@ class ModerationCog(commands.Cog):
             f"\nWhy: {reason}"
         )
         await confirmed(interaction, self.table.settings.confirm_moderation, question, act)
+
+    @gm.command(name="config", description="Show or change this server's settings for games.")
+    @app_commands.describe(
+        moderator_role="members with this role moderate games here",
+        deadline_hours="default hours for each phase in new games (0: no deadline)",
+        reply_hours="default hours for a reply mid-turn in new games (0: no deadline)",
+        reminders="lead times before a deadline, such as 12h, 1h (or none)",
+        map_width="width in pixels of the maps posted here",
+        reset="put a setting back to the bot's default",
+    )
+    @app_commands.choices(
+        reset=[app_commands.Choice(name=name.replace("_", " "), value=name) for name in RESETS]
+    )
+    async def config(
+        self,
+        interaction: discord.Interaction,
+        moderator_role: discord.Role | None = None,
+        deadline_hours: app_commands.Range[float, 0, 24 * 60] | None = None,
+        reply_hours: app_commands.Range[float, 0, 24 * 60] | None = None,
+        reminders: str | None = None,
+        map_width: app_commands.Range[int, 400, 4000] | None = None,
+        reset: str | None = None,
+    ) -> None:
+        """The server's moderator role, default deadlines and reminders for new games, and
+        map width (issue 15 item 5); without options, what is in force. Every value is
+        checked before anything changes: a bad one is refused in one sentence."""
+        await defer(interaction, ephemeral=True)
+        if interaction.guild_id is None:
+            raise Refusal("Server settings are set in a server.")
+        now = await self.table.server(interaction.guild_id)
+        if not server_moderator(interaction.user, interaction.permissions, now.moderator_role):
+            raise Refusal(
+                f"Only the server's moderators may see or change its settings: "
+                f"{moderators(now.moderator_role)}."
+            )
+        changes: dict[str, object] = {}
+        if reset is not None:
+            if reset not in RESETS:
+                raise Refusal(f"reset is one of {', '.join(RESETS)}, not {reset!r}.")
+            changes.update(dict.fromkeys(RESETS[reset]))
+        problem = None
+        if deadline_hours is not None:
+            problem = problem or hours_problem("deadline_hours", deadline_hours)
+            changes["deadline_hours"] = deadline_hours
+        if reply_hours is not None:
+            problem = problem or hours_problem("reply_hours", reply_hours)
+            changes["reply_hours"] = reply_hours
+        if reminders is not None:
+            leads, why = reminders_problem(reminders)
+            problem = problem or why
+            changes["reminders"] = list(leads)
+        if map_width is not None:
+            problem = problem or map_width_problem(map_width)
+            changes["map_width"] = map_width
+        if moderator_role is not None:
+            if moderator_role.is_default():
+                problem = problem or "@everyone cannot be the moderator role: name a role."
+            changes["moderator_role"] = str(moderator_role.id)
+        if problem:
+            raise Refusal(problem)  # checked before anything changed
+        if not changes:
+            await reply(interaction, "This server's settings:\n" + config_text(now))
+            return
+        new = await self.table.configure_server(
+            interaction.guild_id, str(interaction.user.id), **changes
+        )
+        await reply(interaction, "Changed. This server's settings now:\n" + config_text(new))
 
     @gm.command(name="end", description="End the game now; the dice secret is revealed.")
     @app_commands.describe(reason="why: the channel is told")

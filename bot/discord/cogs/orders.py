@@ -1,8 +1,12 @@
-"""The order commands, one per kind of decision and shared by every game: each is
-dispatched to the game of the channel it is used in (ARCHITECTURE: Front ends).
+"""The order commands, shared by every game: each is dispatched to the game of the
+channel it is used in (ARCHITECTURE: Front ends).
 
-``/order text:`` takes the console's text grammar; ``/undo`` takes back your last order
-under the service's rules; ``/standing`` sets what to do for you when a deadline passes.
+``/order text:`` takes any order of any game in the console's text grammar, and its
+autocomplete offers the caller's whole legal orders; the verbs several games share
+(:data:`~bot.discord.choices.VERBS`: move, attack, retreat, advance, place, done) also
+have a command of their own with an option per word. ``/undo`` takes back your last
+order under the service's rules; ``/standing`` sets what to do for you when a deadline
+passes.
 """
 
 from __future__ import annotations
@@ -119,23 +123,13 @@ class OrderCog(commands.Cog):
     @app_commands.autocomplete(unit=complete_slot, target=complete_slot, air=complete_slot)
     @app_commands.guild_only()
     async def attack(
-        self, interaction: discord.Interaction, unit: str, target: str, air: str | None = None
+        self,
+        interaction: discord.Interaction,
+        unit: str,
+        target: str | None = None,
+        air: str | None = None,
     ) -> None:
         await self._order(interaction, "attack", [unit, target, air])
-
-    @app_commands.command(name="air", description=VERBS["air"].description)
-    @app_commands.describe(piece=VERBS["air"].slots[0].description)
-    @app_commands.autocomplete(piece=complete_slot)
-    @app_commands.guild_only()
-    async def air(self, interaction: discord.Interaction, piece: str) -> None:
-        await self._order(interaction, "air", [piece])
-
-    @app_commands.command(name="loss", description=VERBS["loss"].description)
-    @app_commands.describe(piece=VERBS["loss"].slots[0].description)
-    @app_commands.autocomplete(piece=complete_slot)
-    @app_commands.guild_only()
-    async def loss(self, interaction: discord.Interaction, piece: str) -> None:
-        await self._order(interaction, "loss", [piece])
 
     @app_commands.command(name="retreat", description=VERBS["retreat"].description)
     @app_commands.describe(
@@ -143,7 +137,9 @@ class OrderCog(commands.Cog):
     )
     @app_commands.autocomplete(piece=complete_slot, to=complete_slot)
     @app_commands.guild_only()
-    async def retreat(self, interaction: discord.Interaction, piece: str, to: str) -> None:
+    async def retreat(
+        self, interaction: discord.Interaction, piece: str, to: str | None = None
+    ) -> None:
         await self._order(interaction, "retreat", [piece, to])
 
     @app_commands.command(name="advance", description=VERBS["advance"].description)
@@ -152,31 +148,6 @@ class OrderCog(commands.Cog):
     @app_commands.guild_only()
     async def advance(self, interaction: discord.Interaction, pieces: str) -> None:
         await self._order(interaction, "advance", [pieces])
-
-    @app_commands.command(name="rebase", description=VERBS["rebase"].description)
-    @app_commands.describe(
-        piece=VERBS["rebase"].slots[0].description, hex=VERBS["rebase"].slots[1].description
-    )
-    @app_commands.autocomplete(piece=complete_slot, hex=complete_slot)
-    @app_commands.guild_only()
-    async def rebase(self, interaction: discord.Interaction, piece: str, hex: str) -> None:
-        await self._order(interaction, "rebase", [piece, hex])
-
-    @app_commands.command(name="rebuild", description=VERBS["rebuild"].description)
-    @app_commands.describe(piece=VERBS["rebuild"].slots[0].description)
-    @app_commands.autocomplete(piece=complete_slot)
-    @app_commands.guild_only()
-    async def rebuild(self, interaction: discord.Interaction, piece: str) -> None:
-        await self._order(interaction, "rebuild", [piece])
-
-    @app_commands.command(name="replace", description=VERBS["replace"].description)
-    @app_commands.describe(
-        piece=VERBS["replace"].slots[0].description, hex=VERBS["replace"].slots[1].description
-    )
-    @app_commands.autocomplete(piece=complete_slot, hex=complete_slot)
-    @app_commands.guild_only()
-    async def replace(self, interaction: discord.Interaction, piece: str, hex: str) -> None:
-        await self._order(interaction, "replace", [piece, hex])
 
     @app_commands.command(name="place", description=VERBS["place"].description)
     @app_commands.describe(
