@@ -29,6 +29,7 @@ from typing import Any
 import discord
 
 from bot.discord.choices import Menu, _label
+from bot.discord.images import places_caption
 from bot.discord.respond import defer, permission_gaps, reply
 
 log = logging.getLogger(__name__)
@@ -45,11 +46,17 @@ def _table(interaction: discord.Interaction) -> Any:
     return interaction.client.table  # type: ignore[attr-defined]
 
 
-async def _answer(interaction: discord.Interaction, work: Callable[[], Awaitable[None]]) -> None:
+async def _answer(
+    interaction: discord.Interaction,
+    work: Callable[[], Awaitable[None]],
+    counts_as: str | None = None,
+) -> None:
     """Defer privately, then ``work``; a refusal or failure is told as for a command
-    (the tree's error handler), to the clicker alone."""
-    await defer(interaction, ephemeral=True)
+    (the tree's error handler), to the clicker alone. ``counts_as``: the cooled-down
+    command whose allowance the click uses (:data:`bot.discord.respond.COOLDOWNS`); a
+    click over it is refused before anything is read or drawn."""
     try:
+        await defer(interaction, ephemeral=True, counts_as=counts_as)
         await work()
     except Exception as exc:  # noqa: BLE001 - the tree's handler sorts refusals from bugs
         await interaction.client.tree.on_error(interaction, exc)  # type: ignore[attr-defined]
@@ -119,7 +126,8 @@ class StartButton(
 class ViewButton(
     discord.ui.DynamicItem[discord.ui.Button], template=rf"umpire:view:(?P<game>{_PART})"
 ):  # noqa: E501
-    """The clicker's private map (``/game map private:True``): to them alone."""
+    """The clicker's private map (``/game map private:True``), with the close-up of the
+    latest action beside it, to them alone; it shares ``/game map``'s cooldown."""
 
     def __init__(self, game: str) -> None:
         self.game = game
@@ -139,13 +147,29 @@ class ViewButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         async def work() -> None:
-            png, note, role = await _table(interaction).role_map(
+            own = await _table(interaction).role_map(
                 self.game, str(interaction.user.id), None, interaction.filesize_limit
             )
-            text = f"Game `{self.game}` as **{role}** sees it (only you see this)."
-            await reply(interaction, text + (f"\n{note}" if note else ""), png=png)
+            await reply_own_map(interaction, own)
 
-        await _answer(interaction, work)
+        await _answer(interaction, work, counts_as="game map")
+
+
+async def reply_own_map(interaction: discord.Interaction, own: Any) -> None:
+    """Answer with a role's own map (``own``: :class:`bot.discord.table.OwnMap`): first
+    the close-up of the latest action on its own, so that Discord shows it at full
+    preview width as in the channel, then the whole map; both only to the caller (the
+    interaction was deferred privately)."""
+    seen = f"{own.caption} as **{own.role_title}** sees it"
+    if own.closeup is not None:
+        await reply(
+            interaction,
+            f"Close-up of the latest action in {seen}: {places_caption(own.places)}.",
+            png=own.closeup,
+            filename="closeup.png",
+        )
+    text = f"{seen} (only you can see this)." + (f"\n{own.note}" if own.note else "")
+    await reply(interaction, text, png=own.png)
 
 
 def orders_text(menu: Menu, with_menu: bool = False) -> str:

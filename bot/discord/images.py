@@ -214,3 +214,69 @@ async def closeup(view: Any, texts: Iterable[str], limit: int) -> tuple[bytes | 
         return None, []
     png, shown = found
     return (png, shown) if len(png) <= limit else (None, [])
+
+
+# -- captions: what players read ------------------------------------------------------------
+
+
+def role_title(ruleset_id: str, role: str) -> str:
+    """A role as players read it: ``"Allied"`` for ``allied`` in Patton's First Victory,
+    ``"Soviet Union and United States"`` for ``ussr-usa`` in Axis & Allies.
+
+    The rules contract has no display name for a role, so this takes the ruleset's own
+    ``role_title(role)`` where it has one, else the names its rules module gives its sides
+    and powers (``SIDE_NAME``, ``POWER_NAME``, the ones its prompts use), a role that
+    holds several powers (``a-b``) naming each; else the id itself.
+
+    >>> role_title("pfv", "axis"), role_title("aa-revised", "ussr-usa")
+    ('Axis', 'Soviet Union and United States')
+    >>> role_title("no-such-game", "north")
+    'north'
+    """
+    import sys
+
+    from engine.core import registry
+
+    try:
+        rs = registry.ruleset(ruleset_id)
+    except Exception:  # noqa: BLE001 - an unknown game keeps its ids
+        return role
+    own = getattr(rs, "role_title", None)
+    if callable(own):
+        try:
+            found = own(role)
+        except Exception:  # noqa: BLE001 - a hook that does not know the role
+            found = None
+        if isinstance(found, str) and found:
+            return found
+    module = sys.modules.get(type(rs).__module__)
+    names: dict[str, str] = {}
+    for table in ("SIDE_NAME", "POWER_NAME"):
+        found_names = getattr(module, table, None)
+        if isinstance(found_names, dict):
+            names.update({str(k): str(v) for k, v in found_names.items()})
+    if role in names:
+        return names[role]
+    parts = role.split("-")
+    if len(parts) > 1 and all(p in names for p in parts):
+        shown = [names[p] for p in parts]
+        return ", ".join(shown[:-1]) + " and " + shown[-1]
+    return role
+
+
+def game_caption(title: str, game: str) -> str:
+    """A game as a caption names it: its title first, the id (what commands take) after.
+
+    >>> game_caption("Patton's First Victory", "ab12")
+    "**Patton's First Victory** (game `ab12`)"
+    """
+    return f"**{title}** (game `{game}`)" if title else f"game `{game}`"
+
+
+def places_caption(places: list[str], shown: int = 6) -> str:
+    """The places a close-up shows, the first ``shown`` of them.
+
+    >>> places_caption(["a", "b"]), places_caption(list("abcdefgh"))
+    ('a, b', 'a, b, c, d, e, f, ...')
+    """
+    return ", ".join(places[:shown]) + (", ..." if len(places) > shown else "")

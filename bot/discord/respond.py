@@ -7,7 +7,9 @@ even when the command was to answer publicly.
 
 Commands that draw maps, work out odds or read every game of a server are limited per
 member (:data:`COOLDOWNS`, checked by :func:`defer`): one used too often is refused in a
-sentence saying how many seconds to wait.
+sentence saying how many seconds to wait. A button that does the work of such a command
+counts against that command's limit (the My view button draws what ``/game map
+private:True`` draws, so the two share one allowance).
 
 A command's posts to the game's channel can fail (Discord refuses a picture, or the
 bot lost a permission there): :func:`tell_caller` notes it, and :func:`reply` adds the
@@ -40,6 +42,8 @@ COOLDOWNS: dict[str, tuple[int, float]] = {
     "game map": (5, 60.0),
     "game list": (5, 60.0),
 }
+#: how a refusal names a cooldown whose allowance a button shares with the command
+COOLDOWN_NAMES = {"game map": "/game map or the My view button"}
 
 #: sentences for the reply of the command being answered; each command runs in its own
 #: task, which copies the context, so a note never reaches another member's reply
@@ -100,9 +104,10 @@ def cooldowns(client: discord.Client) -> Cooldowns:
     return found
 
 
-def check_cooldown(interaction: discord.Interaction) -> None:
-    """Refuse a cooled-down command used too often, in one sentence with the wait."""
-    command = interaction.command.qualified_name if interaction.command else None
+def check_cooldown(interaction: discord.Interaction, counts_as: str | None = None) -> None:
+    """Refuse a cooled-down command used too often, in one sentence with the wait;
+    ``counts_as``: the command whose allowance a button's click uses."""
+    command = counts_as or (interaction.command.qualified_name if interaction.command else None)
     if command is None or command not in COOLDOWNS:
         return
     wait = cooldowns(interaction.client).wait(command, interaction.user.id)
@@ -111,16 +116,20 @@ def check_cooldown(interaction: discord.Interaction) -> None:
 
         uses, per = COOLDOWNS[command]
         seconds = max(1, math.ceil(wait))
+        shown = COOLDOWN_NAMES.get(command, f"/{command}")
         raise Refusal(
-            f"You have used /{command} {uses} times in the last {per:g} seconds; please "
+            f"You have used {shown} {uses} times in the last {per:g} seconds; please "
             f"wait {seconds} second{'s' if seconds != 1 else ''} before using it again."
         )
 
 
-async def defer(interaction: discord.Interaction, *, ephemeral: bool) -> None:
+async def defer(
+    interaction: discord.Interaction, *, ephemeral: bool, counts_as: str | None = None
+) -> None:
     """Acknowledge now ("thinking..."), before any database work or rendering; a command
-    used too often (:data:`COOLDOWNS`) is refused here instead, before any work."""
-    check_cooldown(interaction)
+    used too often (:data:`COOLDOWNS`) is refused here instead, before any work.
+    ``counts_as``: for a button, the command whose allowance its click uses."""
+    check_cooldown(interaction, counts_as)
     interaction.extras["public"] = not ephemeral
     _notes.set([])
     await interaction.response.defer(ephemeral=ephemeral, thinking=True)

@@ -17,7 +17,7 @@ import io
 import json
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import discord
@@ -33,7 +33,15 @@ from bot.discord.config import (
     in_zone,
     server_settings,
 )
-from bot.discord.images import Renderer, closeup, logged_orders, render
+from bot.discord.images import (
+    Renderer,
+    closeup,
+    game_caption,
+    logged_orders,
+    places_caption,
+    render,
+    role_title,
+)
 from bot.discord.respond import tell_caller
 from bot.discord.standing import describe
 from bot.service import (
@@ -67,6 +75,20 @@ SERVER_SETTINGS_TTL = 30.0
 
 class Refusal(Exception):
     """A command the bot itself refuses (not the service); the text is for the user."""
+
+
+@dataclass(frozen=True)
+class OwnMap:
+    """A role's own pictures of a game (:meth:`GameTable.role_map`), with what their
+    captions name: the game by its title and the role by the name players read."""
+
+    png: bytes | None
+    note: str
+    role: str
+    role_title: str
+    caption: str
+    closeup: bytes | None = None
+    places: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -389,7 +411,8 @@ class GameTable:
         prompt = await self.service.start(game_id, by)
         deadline = await self.ensure_deadline(game_id)
         status = await self.service.status(game_id)
-        text = f"Game `{game_id}` begins.\n\n" + fmt.prompt_line(prompt, deadline)
+        text = f"{game_caption(status.title, game_id)} begins.\n\n"
+        text += fmt.prompt_line(prompt, deadline)
         ping, dm_note = await self.reach_mover(status, prompt.user, deadline)
         text += dm_note
         if await self.post_with_map(status, text, ping=ping, view=turn_view(game_id)):
@@ -426,12 +449,14 @@ class GameTable:
         announced = True
         if result.result is not None or status.status == "finished":
             lines = await self.turn_log(game_id, before, result.seq)
-            title = f"**Turn {before.turn}, the last {before.player} player turn:**"
+            player = role_title(status.ruleset, before.player)  # as players read it
+            title = f"**Turn {before.turn}, the last {player} player turn:**"
             text = "\n".join([head + title, *fmt.log_lines(lines), "", self._ending(status)])
             announced = await self.post_with_map(status, text)
         elif turn_over:
             lines = await self.turn_log(game_id, before, result.seq)
-            title = f"**Turn {before.turn}: the {before.player} player turn is over.**"
+            player = role_title(status.ruleset, before.player)
+            title = f"**Turn {before.turn}: the {player} player turn is over.**"
             body = "\n".join([title, *fmt.log_lines(lines)])
             text = f"{head}{body}\n\nNow: {fmt.prompt_line(prompt, deadline)}"
             ping, dm_note = await self.reach_mover(status, prompt.user, deadline)
@@ -479,6 +504,22 @@ class GameTable:
                 seq = snap.seq - 1
         lines = await self.service.game_log(game_id)
         return [line for line in lines if start < line.seq <= upto]
+
+    async def latest_orders(self, game_id: str, role: str) -> list[str]:
+        """The orders of the latest player turn that has any action (the one under way,
+        else the one before it), as ``role`` reads them: what a private close-up shows.
+        Its start is found from the snapshots, as in :meth:`turn_log`."""
+        lines = await self.service.game_log(game_id, audience=role)
+        if not lines:
+            return []
+        last, start = lines[-1].seq, 0
+        async with self.service.store.read() as tx:
+            snap = await tx.latest_snapshot(game_id, last - 1)  # the turn action `last` was in
+            turn = None if snap is None else (snap.turn, snap.player)
+            while snap is not None and (snap.turn, snap.player) == turn:
+                start = snap.seq
+                snap = await tx.latest_snapshot(game_id, snap.seq - 1) if snap.seq > 0 else None
+        return [line.order for line in lines if start < line.seq <= last]
 
     async def undo(self, game_id: str, user: str) -> UndoResult:
         result = await self.service.undo(game_id, user)
@@ -767,9 +808,12 @@ class GameTable:
         width = (await self.server(status.guild)).map_width
         return await render(view.view, width, limit, self.draw)
 
-    async def role_map(
-        self, game_id: str, user: str, role: str | None, limit: int
-    ) -> tuple[bytes | None, str, str]:
+    async def role_map(self, game_id: str, user: str, role: str | None, limit: int) -> OwnMap:
+        """What ``user``'s role (``role``, else the one deciding now, else their first)
+        sees: its map, and the close-up of the places the orders of the latest player
+        turn name, as that role reads them (issue 15 item 4: the close-up the channel's
+        turn post has, for one side); both drawn from that role's view alone, never the
+        full state."""
         status = await self.service.status(game_id)
         held = [s.role for s in status.seats if s.user == user]
         if role is None:
@@ -781,7 +825,18 @@ class GameTable:
         view = await self.service.view(game_id, user, role)
         width = (await self.server(status.guild)).map_width
         png, note = await render(view.view, width, limit, self.draw)
-        return png, note, role
+        close, places = (None, [])
+        if png is not None:  # as in the channel: no close-up without its map
+            close, places = await closeup(view.view, await self.latest_orders(game_id, role), limit)
+        return OwnMap(
+            png=png,
+            note=note,
+            role=role,
+            role_title=role_title(status.ruleset, role),
+            caption=game_caption(status.title, game_id),
+            closeup=close,
+            places=places,
+        )
 
     async def send_private(self, member: discord.abc.User, text: str, png: bytes | None) -> None:
         """A direct message: for what only one role may see."""
@@ -900,13 +955,14 @@ class GameTable:
         if png is not None and status.channel is not None:
             close, places = await closeup(shown.view, logged_orders(text), limit)
         if close is not None:
-            where = ", ".join(places[:6]) + (", ..." if len(places) > 6 else "")
+            where = places_caption(places)
             channel = self.client.get_channel(
                 int(status.channel)  # type: ignore[arg-type]
             ) or self.client.get_partial_messageable(int(status.channel))  # type: ignore[arg-type]
             try:
                 await channel.send(  # type: ignore[union-attr]
-                    f"Close-up of the action in game `{status.game}`: {where}.",
+                    f"Close-up of the action in {game_caption(status.title, status.game)}: "
+                    f"{where}.",
                     file=discord.File(io.BytesIO(close), filename="closeup.png"),
                     allowed_mentions=discord.AllowedMentions.none(),
                 )

@@ -204,6 +204,10 @@ class FakeDiscord:
         self.permissions: dict[str, discord.Permissions] = {}
         #: requests refused with Discord's error, as (kind, channel) for the tests to read
         self.refused: list[tuple[str, str | None]] = []
+        #: interactions deferred with "thinking...", by token: whether privately. Their
+        #: first follow-up replaces that placeholder and so keeps its visibility, whatever
+        #: the follow-up's own flag says
+        self.thinking: dict[str, bool] = {}
 
     def permissions_in(self, channel_id: Any) -> discord.Permissions:
         return self.permissions.get(str(channel_id), discord.Permissions.all())
@@ -316,6 +320,19 @@ class FakeDiscord:
             return None
         raise AssertionError(f"the fake Discord does not know {route.method} {route.path}")
 
+    def _first_follow_up(self, body: dict[str, Any], private: bool) -> dict[str, Any]:
+        """The first follow-up after a deferral, as Discord shows it: with the deferral's
+        visibility. One meant to be private after a public deferral would be shown to
+        the whole channel: a violation."""
+        flags = body.get("flags", 0) or 0
+        if flags & EPHEMERAL and not private:
+            self.violations.append(
+                "a private follow-up after a public deferral: it replaces the public "
+                "placeholder, so the whole channel would see it"
+            )
+        shown = flags | EPHEMERAL if private else flags & ~EPHEMERAL
+        return dict(body, flags=shown)
+
     async def webhook(
         self,
         route: Any,
@@ -342,6 +359,13 @@ class FakeDiscord:
                 f"{what} on an interaction that was never answered (deferred or responded)"
             )
             raise _error(404, 10015, "Unknown Webhook")
+        if route.path.endswith("/callback") and (body or {}).get("type") == 5:
+            flags = ((body or {}).get("data") or {}).get("flags", 0)
+            self.thinking[token] = bool(flags & EPHEMERAL)
+        elif route.method in ("PATCH", "DELETE") and token in self.thinking:
+            del self.thinking[token]  # the placeholder was edited or deleted
+        elif route.method == "POST" and token in self.thinking:
+            body = self._first_follow_up(body or {}, self.thinking.pop(token))
         self.sent.append(Sent("webhook", route.method, route.path, route.url, body, blobs))
         if route.path.endswith("/callback"):
             kind = (body or {}).get("type")

@@ -66,10 +66,10 @@ async def test_the_lobby_fills_by_clicks_and_the_turn_buttons_answer_privately(h
     # My view: the clicker's own side, to them alone; nothing in the channel
     mine = await click(harness, ALICE, notice, f"umpire:view:{game}")
     [view] = replies(mine)
-    assert view.ephemeral and view.png.startswith(PNG_MAGIC) and "**allied**" in view.content
+    assert view.ephemeral and view.png.startswith(PNG_MAGIC) and "as **Allied** sees it" in view.content
     assert posts(mine) == []
     theirs = await click(harness, BOB, notice, f"umpire:view:{game}")
-    assert "**axis**" in replies(theirs)[0].content and replies(theirs)[0].ephemeral
+    assert "as **Axis** sees it" in replies(theirs)[0].content and replies(theirs)[0].ephemeral
     outsider = await click(harness, CAROL, notice, f"umpire:view:{game}")
     assert replies(outsider)[0].png is None and "no seat" in replies(outsider)[0].content
 

@@ -13,7 +13,7 @@ import discord
 from bot.discord.images import WORKERS, off_loop
 from bot.discord.respond import COOLDOWNS, Cooldowns
 from tests.discord.conftest import ALICE, BOB, CAROL
-from tests.discord.harness import posts, replies
+from tests.discord.harness import click, posts, replies
 
 WAIT = re.compile(r"please wait (\d+) seconds? before using it again")
 
@@ -102,3 +102,44 @@ def test_the_bot_asks_discord_only_for_the_events_it_uses(harness):
     for unused in ("members", "presences", "message_content", "guild_messages", "dm_messages"):
         assert not getattr(intents, unused), unused
     assert intents.value == discord.Intents(guilds=True).value
+
+
+async def test_my_view_shares_the_allowance_of_game_map_and_is_refused_alike(harness):
+    """The My view button draws what ``/game map private:True`` draws: its clicks count
+    against the same 5 a minute, and one too many is refused in the same sentence, with
+    the seconds to wait, before anything is read or drawn."""
+    uses, per = COOLDOWNS["game map"]
+    await harness.command(ALICE, "game create", game="toy", role="north")
+    await harness.command(BOB, "game join", role="south")
+    started = await harness.command(BOB, "game start")
+    [game] = await harness.service.list_games()
+    [notice] = [
+        p
+        for p in posts(started)
+        if any(c.get("custom_id") == f"umpire:view:{game.game}" for c in p.controls)
+    ]
+    button = f"umpire:view:{game.game}"
+    for _ in range(uses - 2):
+        [answer] = replies(await click(harness, ALICE, notice, button))
+        assert answer.ephemeral and "as **north** sees it" in answer.content
+    for _ in range(2):  # the command draws on the same allowance
+        assert (
+            "sees it" in replies(await harness.command(ALICE, "game map", private=True))[0].content
+        )
+    harness.clock.advance(15)
+    refused = await click(harness, ALICE, notice, button)
+    [refusal] = replies(refused)
+    assert refusal.ephemeral and posts(refused) == []
+    assert refused[0].kind == "message"  # refused at once: nothing deferred, nothing read
+    assert (
+        f"You have used /game map or the My view button {uses} times in the last {per:g} seconds"
+        in refusal.content
+    )
+    assert int(WAIT.search(refusal.content).group(1)) == per - 15
+    assert "sees it" not in refusal.content
+    # the command is refused alike, another member is not held up, and the wait ends
+    [again] = replies(await harness.command(ALICE, "game map"))
+    assert again.ephemeral and WAIT.search(again.content) and again.png is None
+    assert "as **south** sees it" in replies(await click(harness, BOB, notice, button))[0].content
+    harness.clock.advance(per)
+    assert "as **north** sees it" in replies(await click(harness, ALICE, notice, button))[0].content

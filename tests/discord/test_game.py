@@ -134,12 +134,12 @@ async def test_game_map_public_private_and_by_direct_message(harness):
     private = await harness.command(ALICE, "game map", private=True)
     assert private[0].ephemeral
     [mine] = replies(private)
-    assert mine.ephemeral and mine.png.startswith(PNG_MAGIC) and "as **allied**" in mine.content
+    assert mine.ephemeral and mine.png.startswith(PNG_MAGIC) and "as **Allied** sees it" in mine.content
     assert posts(private) == []
 
     dm = await harness.command(BOB, "game map", dm=True)
     assert [s.kind for s in dm][:2] == ["defer", "POST /users/@me/channels"]
     [letter] = posts(dm)
     assert letter.channel != str(CHANNEL_ID) and letter.png.startswith(PNG_MAGIC)
-    assert "as **axis**" in letter.content
+    assert "as **Axis** sees it" in letter.content
     assert replies(dm)[0].ephemeral

@@ -9,8 +9,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord import formatting as fmt
+from bot.discord.buttons import reply_own_map
 from bot.discord.config import in_zone
-from bot.discord.images import render
+from bot.discord.images import game_caption, places_caption, render, role_title
 from bot.discord.respond import defer, permission_gaps, reply
 from bot.discord.table import GameTable, Refusal
 from bot.service import ServiceError, find_ruleset
@@ -220,20 +221,23 @@ class GameCog(commands.Cog):
             status = await self.table.service.status(game.game)
             png, note = await self.table.public_map(status, interaction.filesize_limit)
             shown = status.prompt.text_for(None)  # a post in the channel: the public's text
-            text = f"Game `{game.game}`, turn {status.progress.turn}: {shown}"
+            text = f"{game_caption(status.title, game.game)}, turn {status.progress.turn}: {shown}"
             await reply(interaction, text + (f"\n{note}" if note else ""), png=png)
             return
-        png, note, seen_as = await self.table.role_map(
-            game.game, user, role, interaction.filesize_limit
-        )
-        text = f"Game `{game.game}` as **{seen_as}** sees it (only you can see this)." + (
-            f"\n{note}" if note else ""
-        )
+        own = await self.table.role_map(game.game, user, role, interaction.filesize_limit)
         if dm:
-            await self.table.send_private(interaction.user, text, png)
+            seen = f"{own.caption} as **{own.role_title}** sees it"
+            if own.closeup is not None:  # the close-up first, as in the channel
+                await self.table.send_private(
+                    interaction.user,
+                    f"Close-up of the latest action in {seen}: {places_caption(own.places)}.",
+                    own.closeup,
+                )
+            text = f"{seen} (only you can see this)." + (f"\n{own.note}" if own.note else "")
+            await self.table.send_private(interaction.user, text, own.png)
             await reply(interaction, "Sent to your direct messages.")
-        else:
-            await reply(interaction, text, png=png)
+        else:  # the close-up of the latest action first, as in the channel
+            await reply_own_map(interaction, own)
 
     async def _past_map(
         self,
@@ -260,8 +264,17 @@ class GameCog(commands.Cog):
         view = await self.table.service.view_at_turn(game_id, turn, user, seen_as)
         width = (await self.table.server(interaction.guild_id)).map_width
         png, note = await render(view.view, width, interaction.filesize_limit, self.table.draw)
-        text = f"Game `{game_id}` at the start of turn {turn} (after action {view.seq})"
-        text += f", as **{seen_as}** saw it (only you can see this)." if seen_as else "."
+        status = await self.table.service.status(game_id)
+        text = (
+            f"{game_caption(status.title, game_id)} at the start of turn {turn} "
+            f"(after action {view.seq})"
+        )
+        if seen_as:
+            text += (
+                f", as **{role_title(status.ruleset, seen_as)}** saw it (only you can see this)."
+            )
+        else:
+            text += "."
         text += f"\n{note}" if note else ""
         if dm:
             await self.table.send_private(interaction.user, text, png)
