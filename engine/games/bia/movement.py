@@ -4,6 +4,8 @@ Implemented: contiguous paths, terrain costs with the mountain and cavalry reduc
 (7.5.1), restricted hexes and hexsides (7.5.2), red arrows (7.5.3), the stop on entering
 an enemy hex (7.5, L1310-1311), free movement in enemy ZOC (L1312-1313), halved MP when
 out of supply (4.4) with the 1 MP minimum (3.21), stacking (3.13) and hex control (3.3).
+The same moves serve Armoured Exploitation (7.10, L1839-1857), for the eligible blocks
+in supply as it opens, never into an enemy hex.
 Not yet: sea transport (7.5.4), air attack and transfer, HQ actions (AR).
 
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
@@ -15,6 +17,7 @@ import heapq
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event, private
+from engine.games.bia import supply
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.orders import Move
@@ -51,6 +54,23 @@ def allowance(board: Board, state: State, b: BlockState) -> int:
     if mp and b.oos:
         mp = max(1, mp // 2)
     return mp
+
+
+def exploits(board: Board, state: State, b: BlockState) -> bool:
+    """Whether a block may move in Armoured Exploitation (7.10, L1839-1857; 6.2.1,
+    L863-864): armoured-class units, tankettes only from TECH 2, and motorized infantry
+    from infantry TECH 2; not one out of supply when the phase began (``state.barred``;
+    RULINGS B29)."""
+    block = board.block(b.id)
+    if b.id in state.barred or block.unit_class != "armored" and block.kind != "motorized":
+        return False
+    tables = board.pack.tables
+    if block.kind == "tankette":
+        return tables.tech(block.power, "tankette", state.turn) >= 2
+    if block.kind == "motorized":
+        need = tables.unit_kinds["motorized"].get("armor_mp_from_infantry_tech", 2)
+        return tables.tech(block.power, "infantry", state.turn) >= need
+    return True
 
 
 def entry_cost(board: Board, block: Block, hex_id: str) -> int | None:
@@ -133,6 +153,13 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
             "BIA 7.5.1",
             f"{ctx.name(b)} has already moved this phase; unused MP are lost (RULINGS B7).",
         )
+    exploiting = s.phase == "exploitation"
+    if exploiting and not exploits(board, s, b):
+        raise refuse(
+            "BIA 7.10",
+            f"{ctx.name(b)} may not exploit: only armoured units (tankettes from TECH 2) and "
+            "TECH 2 motorized infantry move again, and only if in supply when the phase began.",
+        )
     mp = allowance(board, s, b)
     if mp <= 0:
         raise refuse(
@@ -161,6 +188,11 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
         left -= cost
     dest = path[-1]
     battle = dest in foe
+    if battle and exploiting:
+        raise refuse(
+            "BIA 7.10",
+            f"Exploiting units start no new battle: {ctx.where(dest)} holds enemy units (L1853-1855).",
+        )
     if battle:
         if b.oos:
             raise refuse(
@@ -237,6 +269,8 @@ def apply_move(ctx: Ctx, order: Move) -> None:
             path=path,
         )
     )
+    if battle:
+        s.entered_from[b.id] = path[-2]  # river crossings (7.7.6)
     if battle and path[-1] not in s.battles:
         s.battles.append(path[-1])
         ctx.events.append(
@@ -249,6 +283,8 @@ def destinations(ctx: Ctx, b: BlockState) -> list[Move]:
     board, s = ctx.board, ctx.state
     block = board.block(b.id)
     if not is_ground(block) or b.id in s.moved:
+        return []
+    if s.phase == "exploitation" and not exploits(board, s, b):
         return []
     mp = allowance(board, s, b)
     foe = {x.at for x in s.on_map(enemy(b.side))}
@@ -280,3 +316,26 @@ def destinations(ctx: Ctx, b: BlockState) -> list[Move]:
             continue
         out.append(order)
     return out
+
+
+def start_exploitation(ctx: Ctx) -> None:
+    """7.10 (L1845-1851): the eligible blocks out of supply as the phase begins may not
+    exploit. They are marked for the phase only (``state.barred``) and never surrender
+    for it; the barrel is public, so the others read their tokens."""
+    s, board, side = ctx.state, ctx.board, ctx.state.player
+    s.barred = []
+    s.moved = []
+    s.barred = [
+        i for i in supply.out_of_supply(board, s, side)
+        if board.block(i).unit_class == "armored" or board.block(i).kind == "motorized"
+    ]  # fmt: skip
+    if s.barred:
+        blocks = sorted((s.blocks[i] for i in s.barred), key=lambda b: b.token)
+        ctx.events.append(
+            private(
+                "supply",
+                f"Exploitation: out of supply, may not move: {', '.join(ctx.name(b) for b in blocks)}.",
+                (side,),
+                f"Exploitation: {SIDE_NAME[side]} blocks out of supply: {', '.join(b.token for b in blocks)}.",
+            )
+        )

@@ -1,7 +1,15 @@
 """The orders of Blocks in Afrika implemented so far, and their text grammar.
 
-move BLOCK HEX...   ground movement: the hexes entered in order (7.5, L1297-1313)
-done                end the current phase
+move BLOCK HEX...        ground movement and exploitation: the hexes entered in order (7.5, 7.10)
+rail BLOCK HEX           strategic rail movement to a rail hex (7.4)
+fight HEX                fight the battle in that hex next (7.7, the phasing side's choice)
+hit BLOCK                give the next hit to that block, of the tied strongest (3.18, 7.7.9)
+retreat BLOCK HEX        retreat a block from its battle after the ground step (7.7.11)
+stay                     end this side's retreats for this round
+blitz BLOCK HEX          the 1 free MP of the Blitz into an adjacent hex (7.8)
+standing hits engine|ask     who breaks ties of the strongest when this side takes hits
+standing retreat stay|ask    whether this side is asked about retreats after each round
+done                     end the current phase
 
 ``BLOCK`` is the block's id (``it_10c``) or its public token (``IT-07``); a side names
 only its own blocks, so either spelling is private to it.
@@ -22,12 +30,65 @@ class Move(Order):
     text_fields: ClassVar[tuple[str, ...]] = ("block", "path")
 
 
+class Rail(Order):
+    verb: Literal["rail"] = "rail"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class Fight(Order):
+    verb: Literal["fight"] = "fight"
+    hex: str
+    text_fields: ClassVar[tuple[str, ...]] = ("hex",)
+
+
+class Hit(Order):
+    verb: Literal["hit"] = "hit"
+    block: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block",)
+
+
+class Retreat(Order):
+    verb: Literal["retreat"] = "retreat"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class Stay(Order):
+    verb: Literal["stay"] = "stay"
+
+
+class Blitz(Order):
+    verb: Literal["blitz"] = "blitz"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class Standing(Order):
+    verb: Literal["standing"] = "standing"
+    topic: Literal["hits", "retreat"]
+    value: Literal["engine", "ask", "stay"]
+    text_fields: ClassVar[tuple[str, ...]] = ("topic", "value")
+
+
 class Done(Order):
     verb: Literal["done"] = "done"
 
 
-ORDERS: dict[str, type[Order]] = {"move": Move, "done": Done}
-GRAMMAR = "Orders: 'move BLOCK HEX...' (the hexes entered, in order) or 'done'."
+ORDERS: dict[str, type[Order]] = {
+    c.model_fields["verb"].default: c
+    for c in (Move, Rail, Fight, Hit, Retreat, Stay, Blitz, Standing, Done)
+}
+GRAMMAR = (
+    "Orders: 'move BLOCK HEX...', 'rail BLOCK HEX', 'fight HEX', 'hit BLOCK', "
+    "'retreat BLOCK HEX', 'stay', 'blitz BLOCK HEX', 'standing hits engine|ask', "
+    "'standing retreat stay|ask' or 'done'."
+)
+#: the standing orders each topic takes (the first is the default)
+STANDING = {"hits": ("engine", "ask"), "retreat": ("stay", "ask")}
 
 
 def _refuse(why: str) -> OrderSyntaxError:
@@ -40,19 +101,40 @@ def _hex(word: str) -> str:
     return word
 
 
+def _count(verb: str, args: list[str], n: int, shape: str) -> None:
+    if len(args) != n:
+        raise _refuse(f"'{verb}' takes {shape}.")
+
+
 def parse_order(text: str) -> Order:
     words = order_words(text, _refuse)
     if not words:
         raise _refuse("That order is empty.")
     verb, args = words[0].lower(), words[1:]
-    if verb == "done":
-        if args:
-            raise _refuse("'done' takes nothing after it.")
-        return Done()
+    if verb in ("done", "stay"):
+        _count(verb, args, 0, "nothing after it")
+        return Done() if verb == "done" else Stay()
     if verb == "move":
         if len(args) < 2:
             raise _refuse("'move' needs a block and at least one hex.")
         return Move(block=args[0], path=[_hex(w) for w in args[1:]])
+    if verb in ("rail", "retreat", "blitz"):
+        _count(verb, args, 2, "a block and one hex")
+        return ORDERS[verb](block=args[0], to=_hex(args[1]))
+    if verb == "fight":
+        _count(verb, args, 1, "one hex")
+        return Fight(hex=_hex(args[0]))
+    if verb == "hit":
+        _count(verb, args, 1, "one block")
+        return Hit(block=args[0])
+    if verb == "standing":
+        _count(verb, args, 2, "'hits engine', 'hits ask', 'retreat stay' or 'retreat ask'")
+        topic, value = args[0].lower(), args[1].lower()
+        if value not in STANDING.get(topic, ()):
+            raise _refuse(
+                "A standing order is 'hits engine', 'hits ask', 'retreat stay' or 'retreat ask'."
+            )
+        return Standing(topic=topic, value=value)
     raise _refuse(f"{excerpt(words[0])} is not an order of this game.")
 
 
@@ -60,4 +142,7 @@ def load_order(data: dict[str, Any]) -> Order:
     cls = ORDERS.get(data.get("verb", "")) if isinstance(data, dict) else None
     if cls is None:
         raise _refuse("That stored order is not an order of this game.")
-    return cls.model_validate(data)
+    try:
+        return cls.model_validate(data)
+    except ValueError as err:  # pydantic's ValidationError is a ValueError
+        raise _refuse("That stored order is not an order of this game.") from err

@@ -81,7 +81,8 @@ class State:
     attacked: dict[str, str] = field(default_factory=dict)
     #: block -> the hex it entered its battle hex from (river crossings, 7.7.6)
     entered_from: dict[str, str] = field(default_factory=dict)
-    #: each side's standing orders: ``hits`` (engine or ask) and ``retreat`` (stay or ask)
+    #: each side's standing orders: ``hits`` (engine or ask) and ``retreat`` (stay or ask);
+    #: the first of each is the default (orders.STANDING)
     standing: dict[str, dict[str, str]] = field(default_factory=dict)
     #: hex -> locality changed in play (a captured fortress is a bunker, a captured
     #: bunker is gone: 7.7.9 special cases); None for no locality
@@ -90,6 +91,11 @@ class State:
     barred: list[str] = field(default_factory=list)
     #: powers conquered (5.1)
     conquered: list[str] = field(default_factory=list)
+    #: blitzing block -> the hex it entered with its free MP this Blitz Phase (7.8)
+    blitzed: dict[str, str] = field(default_factory=dict)
+    #: side -> PP its production loses this turn to Strategic Warfare (7.1), for the PP
+    #: ledger to come
+    pp_lost: dict[str, int] = field(default_factory=dict)
 
     def clone(self) -> State:
         return State(
@@ -99,6 +105,7 @@ class State:
             self.result_text, copy.deepcopy(self.fight), dict(self.attacked),
             dict(self.entered_from), {k: dict(v) for k, v in self.standing.items()},
             dict(self.localities), list(self.barred), list(self.conquered),
+            dict(self.blitzed), dict(self.pp_lost),
         )  # fmt: skip
 
     def on_map(self, side: str | None = None) -> list[BlockState]:
@@ -138,6 +145,8 @@ class State:
             "localities": self.localities,
             "barred": self.barred,
             "conquered": self.conquered,
+            "blitzed": self.blitzed,
+            "pp_lost": self.pp_lost,
         }
 
     @classmethod
@@ -150,5 +159,6 @@ class State:
             dict(d.get("attacked", {})), dict(d.get("entered_from", {})),
             {k: dict(v) for k, v in d.get("standing", {}).items()},
             dict(d.get("localities", {})), list(d.get("barred", [])),
-            list(d.get("conquered", [])),
+            list(d.get("conquered", [])), dict(d.get("blitzed", {})),
+            dict(d.get("pp_lost", {})),
         )  # fmt: skip

@@ -1,0 +1,135 @@
+"""Seeded random games of the land scenarios through ``legal_orders``/``apply`` (issue 11
+point 3): no dead end, the invariants after every order, and nothing any reader
+receives (views, log lines, order lines, prompts, refusals, legal orders) names a block
+hidden from that reader."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.core.errors import IllegalOrder
+from engine.core.events import PUBLIC, lines_for, order_line
+from engine.games.bia.board import ALLIED, AXIS
+from engine.games.bia.rules import BlocksInAfrika
+
+RULES = BlocksInAfrika()
+B = RULES.board
+
+
+class Dice:
+    def __init__(self, rng: random.Random) -> None:
+        self.rng = rng
+
+    def roll(self, sides: int, purpose: str = "") -> int:
+        return self.rng.randint(1, sides)
+
+
+def _secrets(s, audience, shown: set[str], names) -> list[str]:
+    """Ids and names of the blocks hidden from ``audience``: not its own, not face up,
+    not revealed in this action. A name that is also one of the reader's own blocks'
+    (or inside one) tells nothing and is not looked for."""
+    hidden = [
+        b for b in s.blocks.values()
+        if b.side != audience and not b.revealed and b.token not in shown
+    ]  # fmt: skip
+    own = names.get(audience, set())
+    return [b.id for b in hidden] + [
+        B.block(b.id).name for b in hidden if not any(B.block(b.id).name in n for n in own)
+    ]
+
+
+def _check_leaks(s, before, order, ev, names) -> None:
+    shown = {t for e in ev if e.kind == "reveal" for t in e.data["tokens"]}
+    shown |= {b.token for b in before.blocks.values() if b.revealed}
+    prompt = RULES.prompt(s)
+    for audience in (AXIS, ALLIED, PUBLIC):
+        seen = [
+            *lines_for(ev, audience),
+            order_line(order.text(), ev, audience) or "",
+            prompt.text_for(audience),
+            RULES.view(s, audience).model_dump_json(),
+        ]
+        if audience is not None:
+            seen += [o.text() for o in RULES.legal_orders(s, audience)]
+        text = " ".join(seen)
+        leaked = [x for x in _secrets(s, audience, shown, names) if x in text]
+        assert leaked == [], (audience, order.text(), leaked)
+
+
+def _refusal_leaks(s, rng, names) -> None:
+    """An order naming an enemy block is refused in the same words as one naming nobody."""
+    role = RULES.prompt(s).role
+    foe = [b for b in s.on_map() if b.side != role and not b.revealed]
+    if role is None or not foe:
+        return
+    b = rng.choice(foe)
+    for text in (f"move {b.id} {b.at}", f"rail {b.id} {b.at}", f"blitz {b.id} {b.at}"):
+        said = []
+        for name in (b.id, "nobody"):
+            with pytest.raises(IllegalOrder) as err:
+                RULES.apply(s, role, RULES.parse_order(text.replace(b.id, name)), Dice(rng))
+            said.append(f"{err.value.reason} {err.value.legal}".replace(name, "X"))
+        assert said[0] == said[1] and B.block(b.id).name not in said[0], said
+
+
+def play(scenario: str, seed: int, limit: int = 700, ask: bool = False):
+    """Play at random; with ``ask`` both sides start with standing orders that ask them
+    on every tie of hits and every retreat."""
+    rng = random.Random(seed)
+    s = RULES.setup(scenario, {}, Dice(rng))
+    if ask:
+        s.standing = {side: {"hits": "ask", "retreat": "ask"} for side in (AXIS, ALLIED)}
+    names = {
+        side: {B.block(b.id).name for b in s.blocks.values() if b.side == side}
+        for side in (AXIS, ALLIED)
+    }
+    streak, kinds = 0, set()
+    for _ in range(limit):
+        p = RULES.prompt(s)
+        if p.role is None:
+            break
+        legal = RULES.legal_orders(s, p.role)
+        assert legal, f"dead end: {p.text}"
+        foes = {b.at for b in s.on_map() if b.side != p.role}
+        bold = [o for o in legal if o.verb in ("blitz", "retreat", "hit", "fight")]
+        bold += [o for o in legal if o.verb == "move" and o.path[-1] in foes]
+        if streak >= 6 or rng.random() < 0.15:
+            order = legal[-1]
+        elif bold and rng.random() < 0.6:
+            order = rng.choice(bold)
+        else:
+            order = rng.choice(legal)
+        streak = 0 if order.verb in ("done", "fight", "stay") else streak + 1
+        if rng.random() < 0.05:
+            _refusal_leaks(s, rng, names)
+        assert RULES.parse_order(order.text()) == order  # what a player types is the order
+        before = s
+        s, ev = RULES.apply(s, p.role, order, Dice(rng))
+        kinds |= {e.kind for e in ev} | {f"order:{order.verb}"}
+        assert RULES.invariant_problems(s) == [], (order.text(), RULES.invariant_problems(s))
+        _check_leaks(s, before, order, ev, names)
+        again = RULES.load_state(RULES.dump_state(s))
+        assert RULES.dump_state(again) == RULES.dump_state(s)
+    return s, kinds
+
+
+@pytest.mark.parametrize("scenario", ["BIA1", "BIA2", "BIA3", "BIA4", "BIA5", "BIA6"])
+def test_random_play_reaches_the_end_without_dead_end_or_leak(scenario):
+    s, kinds = play(scenario, seed=sum(map(ord, scenario)))
+    assert RULES.result(s) is not None, (s.turn, s.phase, RULES.prompt(s).text)
+    assert {"order:move", "order:done"} <= kinds
+
+
+def test_random_play_fights_battles_to_their_end():
+    """Over a few seeds of Compass, with both sides asked on every tie and retreat, the
+    battles, hits, retreats and blitzes all occur."""
+    seen: set[str] = set()
+    for seed in range(3):
+        s, kinds = play("BIA3", seed, ask=True)
+        assert RULES.result(s) is not None
+        seen |= kinds
+    want = {"fire", "battle_end", "eliminated", "order:fight", "order:blitz", "order:retreat",
+            "order:stay", "order:hit"}  # fmt: skip
+    assert want <= seen, want - seen
