@@ -268,7 +268,7 @@ def test_amphibious_assault_example_two_sea_battle_first_no_bombardment_only_air
     attackers, defenders = sea.split(" against ")
     for ship in ("1 battleship", "1 aircraft carrier", "1 transport"):
         assert ship in attackers
-    assert "fighter" not in attackers and defenders == "1 aircraft carrier, 1 fighter."
+    assert "fighter" not in attackers and defenders == "1 fighter, 1 aircraft carrier."
     assert log.index(sea) < log.index(f"battleship {bb} rolls 1, needs 4 or less: hit.")
     assert any("go ashore" in line for line in log)
     # Land battle: fighter, infantry, tank 6 6 6; the two U.S. infantry 6 6.

@@ -33,11 +33,13 @@ def listing(items, limit: int = 12) -> str:
 
 
 def count_text(counts: dict[str, int]) -> str:
-    """``{"infantry": 2, "tank": 1}`` -> ``"2 infantry, 1 tank"``."""
+    """``{"infantry": 2, "tank": 1}`` -> ``"2 infantry, 1 tank"``, in the order of the
+    unit table whatever the order of ``counts`` (a state loaded from the database holds
+    its counts in another order than the play that made them)."""
     info = units()
     parts = []
-    for t, n in counts.items():
-        if n:
+    for t in sorted(counts, key=list(info).index):
+        if n := counts[t]:
             parts.append(f"{n} {(info[t].name if n == 1 else info[t].plural).lower()}")
     return ", ".join(parts) or "nothing"
 

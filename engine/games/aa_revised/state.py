@@ -262,7 +262,10 @@ class State:
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> State:
         d = dict(d)
-        d["units"] = {k: Unit(**v) for k, v in d["units"].items()}
+        # in the order they were made (``u1``, ``u2``, ... ``u10``), as play holds them:
+        # the database keeps the keys sorted as text, and the order shows in events
+        made = sorted(d["units"], key=_unit_number)
+        d["units"] = {k: Unit(**d["units"][k]) for k in made}
         if d.get("battle"):
             a = dict(d["battle"])
             a.pop("doomed", None)  # snapshots from before battle.py removed them itself
@@ -366,3 +369,10 @@ def battle_from_dict(d: dict[str, Any]) -> bt.Battle:
         defenders_submerged=units(d["defenders_submerged"]),
         outcome=d["outcome"],
     )
+
+
+def _unit_number(unit_id: str) -> tuple[int, str]:
+    """``"u12"`` -> ``(12, "")``: units numbered as :meth:`Ctx.new_unit` numbers them
+    sort by that number (any other id after them, as text)."""
+    digits = unit_id[1:]
+    return (int(digits), "") if digits.isdigit() else (1 << 62, unit_id)
