@@ -21,7 +21,7 @@ from engine.core.view import ArrowView, BoxView, CounterView, HexMapView, Marker
 from renderer import glyphs
 from renderer.base import BaseLayer, base_layer
 from renderer.board import Board, load_board
-from renderer.counters import back_sprite, badge, counter_sprite
+from renderer.counters import Sprite, back_sprite, badge, counter_sprite
 from renderer.fonts import Font, draw_text, fit, font, wrap
 from renderer.geometry import Box, Layout, Point
 from renderer.style import Style, load_style
@@ -146,8 +146,13 @@ def render(
     """Draw ``view`` on its game's map, ``width`` pixels wide.
 
     ``board`` and ``style`` default to the game's shipped map pack and
-    ``renderer/styles/<game>.json``.
+    ``renderer/styles/<game>.json``. A view on a pointy-topped row grid (TAC, BIA) is
+    drawn by :mod:`renderer.rows`.
     """
+    if view.grid != "odd-q-CCRR":
+        from renderer.rows import render as render_rows
+
+        return render_rows(view, width, board=board, style=style)  # type: ignore[arg-type]
     style = style or load_style(view.game)
     board = board or load_board(view.game)
     # one drawing at a time: callers render in worker threads, and the caches and the
@@ -203,7 +208,14 @@ class _Overlay:
             by_hex.setdefault(m.hex, []).append(m)
         for hex_, markers in by_hex.items():
             self.markers(hex_, markers)
-        _Panel(self.view, self.style, self.base, self.out, self.size).draw()
+        self.panel().draw()
+
+    def panel(self) -> _Panel:
+        return _Panel(self.view, self.style, self.base, self.out, self.size)
+
+    def face(self, counter: CounterView, size: int) -> Sprite:
+        """The picture of a piece whose face the viewer sees."""
+        return counter_sprite(counter, self.style, size)
 
     def _over(self, arrow: ArrowView) -> bool:
         st = self.style.arrows.get(arrow.kind)
@@ -280,7 +292,7 @@ class _Overlay:
             )
             side = counter.side if counter is not None else stack.side
             sprite = (
-                counter_sprite(counter, self.style, S)
+                self.face(counter, S)
                 if counter is not None
                 else back_sprite(side, self.style, S)
             )
@@ -468,6 +480,9 @@ class _Panel:
         self.ink = glyphs.rgba(style.palette.ink)
         self.muted = glyphs.rgba(style.palette.muted)
 
+    def face(self, counter: CounterView, size: int) -> Sprite:
+        return counter_sprite(counter, self.style, size)
+
     def _role_name(self, role: str | None) -> str:
         if role is None:
             return ""
@@ -622,7 +637,7 @@ class _Panel:
         for i, c in enumerate(shown):
             x = round(self.x0 + 8 + (i % per_row) * (size + 4))
             cy = round(y + self.BOX_HEAD + (i // per_row) * (size + 4))
-            counter_sprite(c, self.style, size).paste_on(self.img, (x, cy))
+            self.face(c, size).paste_on(self.img, (x, cy))
             self.out.pieces.append(
                 DrawnPiece(c.id, c.side, None, b.id, (x, cy, x + size, cy + size))
             )

@@ -30,6 +30,10 @@ def render_png(view: Any, width: int | None = None) -> bytes:
     if isinstance(view, HexMapView):
         from renderer.hexmap import render_png as hex_png
 
+        if view.grid != "odd-q-CCRR" and not width:
+            from renderer.rows import DEFAULT_WIDTH  # the row maps (TAC, BIA) are wide and low
+
+            width = DEFAULT_WIDTH
         return hex_png(view, width or 1600)
     from renderer.areaview import AreaMapView
 

@@ -86,3 +86,7 @@ class HexMapView(BaseModel):
     markers: list[MarkerView] = []
     control: dict[str, str] = {}
     notes: list[str] = []
+    #: the hex grid the ids are on: PFV's flat-topped odd-q columns (``CCRR``), or the
+    #: pointy-topped rows of The African Campaign (``AABB``, even rows shifted) or of
+    #: Blocks in Afrika (``CCRR``, odd rows shifted); the renderer draws each its own way
+    grid: Literal["odd-q-CCRR", "even-r-AABB", "odd-r-CCRR"] = "odd-q-CCRR"

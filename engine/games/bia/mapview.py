@@ -1,0 +1,162 @@
+"""Blocks in Afrika as a map, built from a side's fog-of-war view, never from the state.
+
+Everything drawn comes from :func:`engine.games.bia.view.view`, which already holds only
+what the viewer may see (1.3 Fog of War, L134-138; digest 4.2): a block whose face the
+viewer may not see arrives as its nation (the block's colour, public) and its anonymous
+token, and becomes a blank block carrying that token. A block whose face the viewer sees
+(its own, or one revealed by a battle or a recon until the Final Supply Check,
+L2416-2417) shows its strength on the top edge (3.14), its type and its steps.
+
+The encoding of a block in a :class:`~engine.core.view.CounterView`: ``side`` is the
+nation (the block colour), ``symbol`` its type or ``"block"`` for a blank one, ``combat``
+its current strength, and ``tags`` ``edge:<colour>`` (the colour of the edge it stands
+on), ``steps:<n>/<max>``, ``oos`` (the white barrel, 7.2) and ``revealed``.
+
+>>> from engine.core.dice import ActionDice
+>>> from engine.games.bia.rules import BlocksInAfrika
+>>> from engine.games.bia.view import view
+>>> rules = BlocksInAfrika()
+>>> state = rules.setup("BIA3", {}, ActionDice(b"doc", "doc", 0))
+>>> mv = map_view(view(rules.board, state, "axis"))
+>>> mv.grid, mv.viewer, mv.turn_label
+('odd-r-CCRR', 'axis', 'Turn 15: November 1940')
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from engine.core.view import BoxView, CounterView, HexMapView, MarkerView, SideView, StackView
+from engine.games.bia.board import SIDE_NAME, Board
+from engine.games.bia.view import BiaView, BlockView
+
+MONTHS = (
+    "January", "February", "March", "April", "May", "June", "July", "August", "September",
+    "October", "November", "December",
+)  # fmt: skip
+PHASE_NAMES = {
+    "strategic_warfare": "Strategic Warfare Phase",
+    "supply": "Supply Phase",
+    "production": "Production Phase",
+    "srm": "Strategic Rail Movement",
+    "movement": "Movement Phase",
+    "reaction": "Defender Reaction",
+    "combat": "Combat Phase",
+    "blitz": "Blitz Phase",
+    "final_supply": "Final Supply Check",
+    "exploitation": "Armour Exploitation",
+    "over": "Game over",
+}
+
+
+@cache
+def _board() -> Board:
+    return Board()
+
+
+def month_of(turn: int) -> str:
+    """The month of a campaign turn (turn 1 is September 1939, one turn a month).
+
+    >>> month_of(1), month_of(36)
+    ('September 1939', 'August 1942')
+    """
+    k = turn + 7
+    return f"{MONTHS[k % 12]} {1939 + k // 12}"
+
+
+def block_counter(b: BlockView) -> CounterView:
+    """One block as drawn: its face when the view carries it, else its colour and token."""
+    tags = ["oos"] if b.oos else []
+    if b.id is None:
+        return CounterView(
+            id=b.token, side=b.nation, kind="unit", name=b.token, symbol="block", tags=tags
+        )
+    track = b.track or []
+    if b.steps and 0 < b.steps <= len(track):
+        tags.append(f"edge:{track[b.steps - 1][1]}")
+    tags.append(f"steps:{b.steps or 0}/{len(track)}")
+    if b.revealed:
+        tags.append("revealed")
+    return CounterView(
+        id=b.id,
+        side=b.nation,
+        kind="unit",
+        name=b.name or b.id,
+        symbol=b.kind or "block",
+        combat=b.strength,
+        tags=tags,
+    )
+
+
+def map_view(
+    v: BiaView,
+    *,
+    active_role: str | None = None,
+    prompt: str = "",
+    board: Board | None = None,
+) -> HexMapView:
+    """The map of ``v`` (a side's, the public's or the audit's view). ``active_role`` and
+    ``prompt`` are the ruleset's prompt for that moment (whose decision it is and what it
+    asks), which names no hidden block; by default the phasing side is shown to act."""
+    bd = board or _board()
+    by_hex: dict[str, list[BlockView]] = {}
+    in_box: dict[str, list[BlockView]] = {}
+    pool: list[BlockView] = []
+    dead: list[BlockView] = []
+    for b in v.blocks:
+        if b.where == "map" and b.at:
+            by_hex.setdefault(b.at, []).append(b)
+        elif b.where == "box" and b.at:
+            in_box.setdefault(b.at, []).append(b)
+        elif b.where == "pool":
+            pool.append(b)
+        elif b.where == "dead":
+            dead.append(b)
+    stacks = []
+    for h, blocks in sorted(by_hex.items()):
+        # the viewer's own blocks on top; otherwise the view's order (by token), which
+        # says nothing about which block is which
+        blocks = sorted(blocks, key=lambda b: b.side != v.viewer)
+        stacks.append(
+            StackView(
+                hex=h, side=blocks[0].side, counters=[block_counter(b) for b in blocks],
+                count=len(blocks),
+            )
+        )  # fmt: skip
+    boxes = [
+        BoxView(
+            id=f"box:{key}", title=f"Strategic Map: {box.name}", side=None,
+            counters=[block_counter(b) for b in in_box.get(key, [])],
+        )
+        for key, box in bd.pack.strategic.boxes.items()
+    ]  # fmt: skip
+    side = v.viewer if v.viewer in SIDE_NAME else None
+    if pool:
+        boxes.append(BoxView(id="pool", title="Reinforcements to come", side=side,
+                             counters=[block_counter(b) for b in pool]))  # fmt: skip
+    if dead:
+        boxes.append(BoxView(id="dead", title="Eliminated", side=side,
+                             counters=[block_counter(b) for b in dead]))  # fmt: skip
+    scenario = next((s for s in bd.pack.scenarios.scenarios if s.id == v.scenario), None)
+    title = f"Blocks in Afrika: {scenario.name}" if scenario else "Blocks in Afrika"
+    over = v.phase == "over"
+    acting = None if over else (active_role or v.player)
+    oos = sum(1 for b in v.blocks if b.oos and b.where == "map")
+    notes = [f"{oos} blocks out of supply (white barrel)."] if oos else []
+    return HexMapView(
+        game="bia",
+        viewer=v.viewer,
+        title=title,
+        turn=v.turn,
+        turn_label=f"Turn {v.turn}: {month_of(v.turn)}",
+        phase=f"{SIDE_NAME.get(v.player, v.player)} {PHASE_NAMES.get(v.phase, v.phase)}",
+        active_role=acting,
+        prompt=prompt,
+        sides=[SideView(id=k, name=n) for k, n in SIDE_NAME.items()],
+        stacks=stacks,
+        boxes=boxes,
+        markers=[MarkerView(hex=h, kind="battle") for h in v.battles],
+        control=dict(v.control),
+        notes=notes,
+        grid="odd-r-CCRR",
+    )
