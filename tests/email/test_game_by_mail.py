@@ -32,8 +32,10 @@ def pick(received: Received) -> str:
     return legal[0]
 
 
-async def play_by_mail(post: Post, players: dict[str, str], limit: float = 90.0) -> int:
-    """Play until both players are told the game is over; how many mails they sent."""
+async def play_by_mail(post: Post, players: dict[str, str], limit: float = 600.0) -> int:
+    """Play until both players are told the game is over; how many mails they sent.
+    ``limit`` only stops a game that never ends (a hang), not a slow one: a whole game
+    takes some 30 s on a quiet machine and has taken over 90 on a busy one."""
     read = dict.fromkeys(players, 0)
     waiting = dict.fromkeys(players, False)
     latest: dict[str, Received | None] = dict.fromkeys(players)
