@@ -16,6 +16,7 @@ def combat_phase(player: str = AXIS, turn: int = 20) -> State:
     s = R.setup("campaign", {}, ScriptedDice([]))
     for u in s.units.values():
         u.where, u.hex = "pool", None
+    s.units["ge_ramcke"].where = "tripoli"  # one Axis unit in play, off the map (3.0)
     s.turn, s.player, s.phase = turn, player, "combat"
     return s
 
@@ -86,7 +87,9 @@ def test_losses_shared_evenly_then_retreat_and_advance():
     assert (R.prompt(s).role, R.prompt(s).kind) == (AXIS, "advance")
     refused(s, AXIS, "advance ge_21pz,ge_90,ge_8pz 1127", "TAC 9.9.1")  # 2.5 divisions
     s, _ = go(s, AXIS, "advance ge_21pz,ge_90 1127")
-    assert s.units["ge_21pz"].hex == "1127" and s.phase == "move" and s.player == ALLIED
+    assert (
+        s.units["ge_21pz"].hex == "1127" and s.phase == "mines" and s.player == ALLIED
+    )  # 16.0: a call is open from Turn 5
 
 
 def test_dr_is_two_hexes():

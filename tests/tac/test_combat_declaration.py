@@ -18,6 +18,7 @@ def combat_phase(player: str = AXIS, turn: int = 20) -> State:
     s = R.setup("campaign", {}, ScriptedDice([]))
     for u in s.units.values():
         u.where, u.hex = "pool", None
+    s.units["ge_ramcke"].where = "tripoli"  # one Axis unit in play, off the map (3.0)
     s.turn, s.player, s.phase = turn, player, "combat"
     return s
 

@@ -19,6 +19,7 @@ def empty(player: str = AXIS, turn: int = 20) -> State:
     s = R.setup("campaign", {}, ScriptedDice([]))
     for u in s.units.values():
         u.where, u.hex = "pool", None
+    s.units["ge_ramcke"].where = "tripoli"  # one Axis unit in play, off the map (3.0)
     s.turn, s.player, s.phase, s.fuel = turn, player, "move", 5
     return s
 

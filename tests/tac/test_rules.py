@@ -20,6 +20,7 @@ def fresh() -> State:
 def clear_map(s: State) -> State:
     for u in s.units.values():
         u.where, u.hex = "pool", None
+    s.units["ge_ramcke"].where = "tripoli"  # one Axis unit in play, off the map (3.0)
     return s
 
 
@@ -202,8 +203,14 @@ def test_allied_reinforcements_and_withdrawal_turn_two():
 
 
 def test_view_is_open_to_both_sides():
+    """5.0: every unit is open to both; only a side's own minefield hand (16.0) is not."""
     s = fresh()
-    assert R.view(s, ALLIED) == R.view(s, AXIS) == R.view(s, None)
+    views = [R.view(s, r) for r in (ALLIED, AXIS, None)]
+    mines = [v.pop("mines") for v in views]
+    assert views[0] == views[1] == views[2]
+    assert (
+        "allied_hand" in mines[0] and "allied_hand" not in mines[1] and "axis_hand" not in mines[2]
+    )
 
 
 def test_bad_text_is_one_sentence():

@@ -20,6 +20,7 @@ def empty(turn: int = 20) -> State:
     s = fresh()
     for u in s.units.values():
         u.where, u.hex = "pool", None
+    s.units["ge_ramcke"].where = "tripoli"  # one Axis unit in play, off the map (3.0)
     s.turn, s.player, s.phase = turn, ALLIED, "combat"
     return s
 

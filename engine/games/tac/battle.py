@@ -18,15 +18,17 @@ from engine.core.hexgrid_rows import neighbours
 from engine.core.ruleset import Dice
 from engine.games.tac import combat
 from engine.games.tac.board import Board
+from engine.games.tac.effort import maximum_effort, may_defend
 from engine.games.tac.movement import STACK_LIMIT
 from engine.games.tac.state import ALLIED, State, Unit, enemy
 
 CODE = re.compile(r"^([AD])(\d)?(R)?$")
 
 
-def start(b: Board, state: State, target: str, dice: Dice) -> list[Event]:
+def start(b: Board, state: State, target: str, dice: Dice, effort: bool = False) -> list[Event]:
     """Resolve the declared attack on ``target`` (TAC 9.0 procedure, 9.3, 9.6, 9.7, 17.4):
-    the attacker picks the order of battles; the roll reads the CRT column of the odds."""
+    the attacker picks the order of battles; the roll reads the CRT column of the odds.
+    ``effort``: a Maximum Effort first shifts the column (Optional 18.4)."""
     battle = next((x for x in state.battles if target in x["targets"]), None)
     if battle is None:
         raise IllegalOrder("TAC 9.0", f"No declared attack is waiting on {target}.")
@@ -38,12 +40,21 @@ def start(b: Board, state: State, target: str, dice: Dice) -> list[Event]:
              "targets": list(battle["targets"]), "side": side, "foe": enemy(side),
              "stage": "loss", "due": {side: 0, enemy(side): 0}, "taken": {},
              "retreat": {side: 0, enemy(side): 0}, "moving": []}  # fmt: skip
-    attack = sum(combat.attack_factor(b, u) for u in attackers)
+    attack = sum(combat.attack_factor(b, u) for u in attackers) + battle.get("air", [0])[0]
     defence = sum(
         combat.defence_total(b, [d for d in defenders if d.hex == h], [u.hex for u in attackers])
         for h in battle["targets"]
     )
     column = combat.odds(attack, defence) if defenders and attackers else "C"
+    events: list[Event] = []
+    extra = 0
+    if effort:
+        if column == "C":
+            raise IllegalOrder(
+                "TAC 18.4", "There is no battle left here to make a Maximum Effort in."
+            )
+        column, extra, line = maximum_effort(b, state, attackers, column, dice)
+        events.append(line)
     bonus = 2 if side == ALLIED and state.turn <= 2 else 0  # 17.4
     roll = None
     if column in ("AE", "DE") or not defenders or not attackers:
@@ -54,14 +65,16 @@ def start(b: Board, state: State, target: str, dice: Dice) -> list[Event]:
     shown = f"roll {roll}" + (f" +2 = {roll + bonus}" if bonus else "") if roll else "no roll"
     text = (f"Battle for {', '.join(b.name(h) for h in battle['targets'])}: {attack} against "
             f"{defence}, {column}, {shown}: attacker {a_res or '-'}, defender {d_res or '-'}.")  # fmt: skip
-    events = [
+    events.append(
         Event(
             kind="battle",
             text=text,
             data={"odds": column, "roll": roll, "attacker": a_res, "defender": d_res},
         )
-    ]
+    )
     events += _apply(b, state, fight, side, a_res)
+    if extra and a_res not in ("AE",):
+        fight["due"][side] += extra  # 18.4: one more step, whatever the result
     events += _apply(b, state, fight, fight["foe"], d_res)
     if fight["retreat"][fight["foe"]] == 2 and fight["retreat"][side]:
         fight["retreat"][fight["foe"]] = (
@@ -132,14 +145,22 @@ def retreat_paths(b: Board, state: State, u: Unit, distance: int) -> list[tuple[
     """Where ``u`` may retreat (TAC 9.8.1, 9.8.2, 4.5): ``distance`` 1 means one or two
     hexes, 2 exactly two; never into an enemy unit, an enemy ZOC (friendly units do not
     negate it, 4.5.2), across a prohibited hexside or off the map, nor into a hex where it
-    would break the stacking limit. Retreating toward supply (9.8.1) waits for 13.0."""
+    would break the stacking limit. With 18.1.1 a ZOC hex holding a friendly unit may be
+    crossed at the price of a step (:func:`retreat_cost`). Units retreat toward their
+    supply (9.8.1): when some path ends where the unit traces supply, only those are open
+    (RULINGS R20)."""
+    from engine.games.tac import supply
     from engine.games.tac.movement import enemy_zoc
 
     zoc = enemy_zoc(b, state, u.side)
     foes = {x.hex for x in state.on_map(enemy(u.side))}
+    friends = {x.hex for x in state.on_map(u.side) if x.id != u.id}
+    lenient = bool(state.options.get("18.1"))
 
     def ok(a: str, c: str) -> bool:
-        return b.crossable(a, c) and c not in foes and c not in zoc
+        if not b.crossable(a, c) or c in foes:
+            return False
+        return c not in zoc or (lenient and c in friends)
 
     def room(h: str) -> bool:
         load = sum(b.stacking(x.id) for x in state.at(h) if x.side == u.side and x.id != u.id)
@@ -150,7 +171,21 @@ def retreat_paths(b: Board, state: State, u: Unit, distance: int) -> list[tuple[
     if distance == 1:
         out += [(h,) for h in first if room(h)]
     out += [(h, c) for h in first for c in neighbours(h) if c != u.hex and ok(h, c) and room(c)]
+    if len(out) > 1:
+        fed = supply.supplied_hexes(b, state, u.side)
+        toward = [p for p in out if p[-1] in fed]
+        if toward:
+            out = toward
     return out
+
+
+def retreat_cost(b: Board, state: State, u: Unit, path: tuple[str, ...]) -> int:
+    """Steps a retreat costs under Optional 18.1.1: one for each enemy-controlled hex the
+    path enters where a friendly unit stands (RULINGS R29)."""
+    from engine.games.tac.movement import enemy_zoc
+
+    zoc = enemy_zoc(b, state, u.side)
+    return sum(1 for h in path if h in zoc)
 
 
 def retreat(b: Board, state: State, uid: str, path: tuple[str, ...]) -> Event:
@@ -172,8 +207,23 @@ def retreat(b: Board, state: State, uid: str, path: tuple[str, ...]) -> Event:
             + ("; ..." if len(legal) > 12 else ""),
         )
     fight["moving"].remove(uid)
+    extra = retreat_cost(b, state, u, tuple(path))
     u.hex = path[-1]
-    return Event(kind="retreat", text=f"{b.units[uid].name} retreats to {b.name(path[-1])} (9.8).")
+    text = f"{b.units[uid].name} retreats to {b.name(path[-1])} (9.8)."
+    for _ in range(extra):
+        if u.step + 1 >= len(b.units[uid].steps):
+            _kill(state, uid)
+            return Event(
+                kind="retreat",
+                text=text[:-1] + ", through enemy zones, and is eliminated (18.1.1).",
+            )
+        u.step += 1
+    if extra:
+        text = (
+            text[:-1]
+            + f", losing {extra} step(s) through enemy zones: now {b.units[uid].steps[u.step]} (18.1.1)."
+        )
+    return Event(kind="retreat", text=text)
 
 
 def advance(b: Board, state: State, units: tuple[str, ...], target: str) -> Event:
@@ -210,6 +260,9 @@ def settle(b: Board, state: State) -> list[Event]:
         if fight["stage"] == "loss":
             who = next((w for w in (fight["foe"], fight["side"]) if fight["due"][w] > 0), None)
             if who is None:
+                if may_defend(b, state, fight):
+                    fight["stage"] = "defend"  # 18.5: the defender may make a stand
+                    return events
                 fight["stage"] = "retreat"
                 fight["moving"] = _retreaters(b, state, fight)
                 continue
@@ -271,4 +324,6 @@ def decider(state: State) -> str | None:
         return next(w for w in (fight["foe"], fight["side"]) if fight["due"][w] > 0)
     if fight["stage"] == "retreat":
         return state.units[fight["moving"][0]].side
+    if fight["stage"] == "defend":
+        return fight["foe"]
     return fight["side"]

@@ -38,6 +38,16 @@ class Board:
         self.west_edge = sorted(
             h for h in self.hex if int(h[2:]) == self.map.grid.first_col and self.playable(h)
         )
+        self.east_edge = sorted(
+            h for h in self.hex if int(h[2:]) == self.map.grid.last_col and self.playable(h)
+        )
+        #: eastern edge hexes where a road runs off the map (8.6.1: 1/5 MP to exit there)
+        self.road_exits = {
+            end
+            for r in self.map.roads
+            for end in (r.hexes[0], r.hexes[-1])
+            if end in self.east_edge
+        }
         self.version = "/".join(
             f"{p.header.name}-{p.header.version}"
             for p in (self.map, self.tables, turns or pack.load_turns(), self.oob)

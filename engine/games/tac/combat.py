@@ -77,7 +77,7 @@ def engagements(b: Board, state: State, side: str) -> dict[str, set[str]]:
 
     enemy_hexes = {u.hex for u in state.on_map() if u.side != side}
     out: dict[str, set[str]] = {}
-    for h in sorted({u.hex for u in state.on_map(side)}):
+    for h in sorted({u.hex for u in state.on_map(side) if u.id not in state.replaced}):
         if b.has(h, "fort"):
             continue
         targets = {
@@ -90,7 +90,12 @@ def engagements(b: Board, state: State, side: str) -> dict[str, set[str]]:
 
 
 def declare(
-    b: Board, state: State, side: str, units: tuple[str, ...], targets: tuple[str, ...]
+    b: Board,
+    state: State,
+    side: str,
+    units: tuple[str, ...],
+    targets: tuple[str, ...],
+    air: int = 0,
 ) -> Event:
     """Declare one attack of the Combat Phase (TAC 9.0 general rule and procedure);
     changes ``state``. The attackers are the phasing side's units on the map that did not
@@ -99,7 +104,9 @@ def declare(
     next to a defending hex, not across a prohibited hexside (8.2.7; RULINGS R15). An attack
     naming a unit or hex of a declared attack combines with it (RULINGS R16). Attacks
     on or from a Fort are allowed, never required (9.5). Air support (15.1) is not offered
-    yet. The event states the odds (9.6) and, on Turns 1-2, the Allied +2 (17.4)."""
+    yet. The event states the odds (9.6) and, on Turns 1-2, the Allied +2 (17.4).
+    ``air`` air units join in Close Support, 1 factor each (15.1); a unit that took a
+    replacement this turn may not attack (10.0)."""
     from engine.core.hexgrid_rows import neighbours
 
     attackers: list[Unit] = []
@@ -109,6 +116,10 @@ def declare(
             raise IllegalOrder("TAC 9.0", f"You have no unit {uid!r} on the map.")
         if uid in state.strategic:
             raise IllegalOrder("TAC 8.5.3", f"{uid} used Strategic Movement and may not attack.")
+        if uid in state.replaced:
+            raise IllegalOrder(
+                "TAC 10.0", f"{uid} took a replacement this turn and may not attack."
+            )
         attackers.append(u)
     for h in targets:
         if not any(u.side != side for u in state.at(h)):
@@ -131,14 +142,22 @@ def declare(
             )
     defenders = [d for h in all_targets for d in state.at(h) if d.side != side]
     targets, units = tuple(all_targets), tuple(all_units)
-    attack = sum(attack_factor(b, u) for u in attackers)
+    from engine.games.tac import air as air_units
+
+    air_units.check_support(b, state, air, list(targets))
+    air_total = air + sum(x.get("air", [0])[0] for x in merged)
+    attack = sum(attack_factor(b, u) for u in attackers) + air_total
     defence = sum(
         defence_total(b, [d for d in defenders if d.hex == h], [u.hex for u in attackers])
         for h in targets
     )
     column = odds(attack, defence)
+    state.air_used += air
     state.battles = [x for x in state.battles if x not in merged]
-    state.battles.append({"attackers": list(units), "targets": list(targets)})
+    declared: dict[str, list] = {"attackers": list(units), "targets": list(targets)}
+    if air_total:
+        declared["air"] = [air_total]
+    state.battles.append(declared)
     bonus = " The Allies add 2 to the die (17.4)." if side == "allied" and state.turn <= 2 else ""
     names = ", ".join(b.units[u.id].name for u in attackers)
     return Event(
@@ -150,6 +169,7 @@ def declare(
             "attack": attack,
             "defence": defence,
             "odds": column,
+            "air": air_total,
         },
     )
 
@@ -165,6 +185,6 @@ def undeclared(b: Board, state: State, side: str) -> list[str]:
         for t in sorted(targets - hit):
             out.append(f"the enemy in {t} is not attacked")
         for u in state.at(h):
-            if u.side == side and u.id not in busy:
+            if u.side == side and u.id not in busy and u.id not in state.replaced:
                 out.append(f"{u.id} in {h} is next to the enemy and does not attack")
     return sorted(set(out))

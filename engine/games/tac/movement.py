@@ -58,9 +58,20 @@ class Walker:
     #: the end of a pass the stack came in by (8.2.5)
     pass_from: str | None = None
     steps: int = 0
+    #: where units without a hex come from: "tripoli" (12.3) or "east" (exited Axis
+    #: units coming back, 3.0, 8.6.2)
+    entry: str = "tripoli"
+    #: units left behind on the way (8.2.3): unit id -> hex
+    dropped: dict[str, str] = field(default_factory=dict)
+    #: the minefield hex that stopped the stack (16.1)
+    mined: str | None = None
+    exited: bool = False
+    _zoc: set[str] | None = None
 
     def zoc(self) -> set[str]:
-        return enemy_zoc(self.b, self.state, self.side)
+        if self._zoc is None:
+            self._zoc = enemy_zoc(self.b, self.state, self.side)
+        return self._zoc
 
     def join(self, units: list[Unit]) -> None:
         zoc = self.zoc()
@@ -78,7 +89,25 @@ class Walker:
         road = False
         leaving_pass = False
         entered_pass = None
-        if here is None:
+        if self.mined is not None:
+            raise IllegalOrder(
+                "TAC 16.1",
+                f"The stack entered the minefield at {self.mined} and moves no further this turn.",
+            )
+        if self.exited:
+            raise IllegalOrder("TAC 8.6.1", "The stack has left the map; the path ends there.")
+        if there in self.state.mines.get("closed", ()):
+            raise IllegalOrder(
+                "TAC 16.3",
+                f"A minefield was set off at {there} this phase; no other unit may enter it.",
+            )
+        if here is None and self.entry == "east":
+            gates = reentry_hexes(b, self.state)
+            if there not in gates:
+                raise IllegalOrder("TAC 3.0", f"Exited units come back at Alexandria or the eastern edge hex nearest it outside Allied zones; {there} is not one.",
+                                   f"Open: {', '.join(gates) or 'none'}.")  # fmt: skip
+            cost = int(round((b.tables.terrain[b.terrain(there)].mp or 0) * FIFTHS))
+        elif here is None:
             if there not in b.west_edge:
                 raise IllegalOrder(
                     "TAC 12.3",
@@ -151,6 +180,45 @@ class Walker:
         self.here = there
         self.entered.append(there)
         self.steps += 1
+        if there in self.state.mines.get("map", {}):
+            self.mined = there
+
+    def drop(self, uids: list[str]) -> None:
+        """Leave units of the stack on the hex it stands on (TAC 8.2.3: a unit may stop
+        while the rest of its stack goes on)."""
+        if not self.entered:
+            raise IllegalOrder(
+                "TAC 8.2.3",
+                "Units are dropped off on a hex of the path, after the stack has entered it.",
+            )
+        for uid in uids:
+            u = next((x for x in self.stack if x.id == uid), None)
+            if u is None:
+                raise IllegalOrder(
+                    "TAC 8.2.3",
+                    f"{uid} is not in the moving stack here, so it cannot be dropped off.",
+                )
+            self.stack.remove(u)
+            self.dropped[uid] = self.here
+        if not self.stack:
+            raise IllegalOrder("TAC 8.2.3", "Every unit was dropped off; end the path instead.")
+
+    def exit_map(self) -> None:
+        """Leave the map by the eastern edge (TAC 8.6.1): Axis units only, from an eastern
+        edge hex, at the cost of one more hex (1 MP, or 1/5 MP where a road leaves the map)."""
+        b, here = self.b, self.here
+        if self.side != AXIS:
+            raise IllegalOrder("TAC 8.6.1", "Only Axis units may leave the map.")
+        if here is None or here not in b.east_edge:
+            raise IllegalOrder("TAC 8.6.1", "Units leave the map only from an eastern edge hex.",
+                               f"Eastern edge: {', '.join(b.east_edge)}.")  # fmt: skip
+        road = here in b.road_exits
+        if self.on_road and not road:
+            for k, v in self.spent.items():
+                self.spent[k] = -(-v // FIFTHS) * FIFTHS
+        for u in self.stack:
+            self.spent[u.id] += 1 if road else FIFTHS
+        self.exited = True
 
     def attack(self, target: str) -> Event:
         """Overrun (TAC 8.4): the stack, on one hex and within the stacking limit (8.4.3,
@@ -199,6 +267,7 @@ class Walker:
             )
         for u in defenders:
             u.where, u.hex = "dead", None
+        self._zoc = None
         self.overrun.append(target)
         names = ", ".join(b.units[u.id].name for u in defenders)
         return Event(kind="overrun", text=f"Overrun at {b.name(target)}, {attack} against {defence}: {names} eliminated (8.4).",
@@ -211,7 +280,7 @@ def _mp(fifths: int) -> str:
 
 
 def move(b: Board, state: State, side: str, order: Move) -> list[Event]:
-    """A unit or stack moves (TAC 8.0-8.5, 12.3); changes ``state``.
+    """A unit or stack moves (TAC 8.0-8.6, 12.3, 15.2, 16.0); changes ``state``.
 
     * 8.2.7: no crossing a prohibited hexside; sea and the Qattara Depression are outside
       the playing area (RULINGS D4). 8.2.1: no entering a hex with an enemy unit.
@@ -223,12 +292,20 @@ def move(b: Board, state: State, side: str, order: Move) -> list[Event]:
     * 4.3.2, 8.2.2: entering an enemy-controlled hex ends the move, unless the stack
       overruns the units controlling it (8.4.1); 4.3.3, 4.4.1: a unit starting in an enemy
       zone first steps to an uncontrolled hex; 8.5.1: a strategic move never enters one.
-    * 8.0, 8.1.2: at most each unit's allowance (doubled by Strategic Movement, 8.5.1),
-      except that a unit not starting in an enemy zone may always move one hex.
-    * 8.2.3, 8.4.4: units on a hex of the path are picked up there.
+    * 8.0, 8.1.2: at most each unit's allowance (doubled by Strategic Movement, 8.5.1,
+      halved by Interdiction, 15.2), except that a unit not starting in an enemy zone may
+      always move one hex.
+    * 8.2.3, 8.4.4: units on a hex of the path are picked up there; ``-<unit>`` drops a
+      unit off where the stack stands (RULINGS R1).
     * 8.2.6: an Axis unit moving more than 2 MP (4 strategic) spends 1 Fuel; none for
       replacements or Rommel's HQ; with no Fuel it moves at most 2 (4) MP (RULINGS R5).
+    * 8.6.1: ``exit`` at the end leaves the map by the eastern edge (Axis only); 3.0,
+      8.6.2: exited units come back at Alexandria or the edge hex nearest it.
+    * 16.0: ``mine`` (or ``mine2``...) first places a minefield from the hand on the hex
+      the unit leaves; 16.1-16.3: a stack entering a minefield stops there and sets it off.
     """
+    from engine.games.tac import mines
+
     strategic = order.verb == "strategic"
     if not order.units or len(set(order.units)) != len(order.units) or not order.path:
         raise IllegalOrder("TAC 8.0", "A move names each moving unit once and at least one hex.")
@@ -237,27 +314,39 @@ def move(b: Board, state: State, side: str, order: Move) -> list[Event]:
         u = state.units.get(uid)
         if u is None or u.side != side:
             raise IllegalOrder("TAC 8.0", f"You have no unit {uid!r}.")
-        if u.where not in ("map", "tripoli"):
+        if u.where not in ("map", "tripoli", "exited"):
             raise IllegalOrder("TAC 8.0", f"{uid} is not in play ({u.where}).")
         if uid in state.moved:
             raise IllegalOrder("TAC 8.0", f"{uid} has already moved this phase.")
+        if state.delayed.get(uid) == state.turn:
+            raise IllegalOrder(
+                "TAC 16.1", f"{uid} is delayed (a minefield or a port) and may not move this phase."
+            )
+        if uid in state.replaced:
+            raise IllegalOrder("TAC 10.0", f"{uid} took a replacement and may not move on.")
         units.append(u)
     first = units[0]
     start = first.hex if first.where == "map" else None
-    leaders = [u for u in units if (u.hex if u.where == "map" else None) == start]
+    leaders = [u for u in units if u.where == first.where and u.hex == first.hex]
     joiners = [u for u in units if u not in leaders]
-    hexes = [h for h in order.path if not h.startswith("x")]
+    tokens = list(order.path)
+    hexes = [h for h in tokens if h.isdigit()]
     for u in joiners:
         if u.where != "map" or u.hex not in hexes:
             raise IllegalOrder(
                 "TAC 8.2.3",
                 f"{u.id} is neither with {first.id} nor on a hex of the path, so the stack cannot pick it up.",
             )
+    interdicted = [u.id for u in units if u.id in state.interdicted]
     if strategic:
         zoc = enemy_zoc(b, state, side)
         if state.turn == 1:
             raise IllegalOrder(
                 "TAC 8.5.4", "Neither side may use Strategic Movement on the first turn."
+            )
+        if interdicted:
+            raise IllegalOrder(
+                "TAC 15.2", f"{interdicted[0]} is interdicted and may not use Strategic Movement."
             )
         for u in units:
             if u.arrived == state.turn:
@@ -266,23 +355,34 @@ def move(b: Board, state: State, side: str, order: Move) -> list[Event]:
                 )
             if b.units[u.id].type == "replacement":
                 raise IllegalOrder("TAC 8.5.1", "Replacements cannot use Strategic Movement.")
-            if u.where == "tripoli":
-                raise IllegalOrder(
-                    "TAC 12.3", "Units entering from Tripoli may not move strategically."
-                )
+            if u.where != "map":
+                raise IllegalOrder("TAC 12.3", "Units entering the map may not move strategically.")
             if u.hex in zoc:
                 raise IllegalOrder(
                     "TAC 8.5.1",
                     f"{u.id} starts in an enemy zone of control ({u.hex}) and may not move strategically.",
                 )
-    w = Walker(b, state, side, strategic, start)
-    w.join(leaders)
     events: list[Event] = []
-    for token in order.path:
+    mine = None
+    if tokens and tokens[0].startswith("mine"):
+        mine = mines.take_from_hand(b, state, side, tokens.pop(0), leaders)
+    w = Walker(
+        b, state, side, strategic, start, entry="east" if first.where == "exited" else "tripoli"
+    )
+    w.join(leaders)
+    for i, token in enumerate(tokens):
+        if token.startswith("-"):
+            w.drop([x for x in token[1:].split(",") if x])
+            continue
         if w.here is not None and w.here in w.zoc() and w.steps and not token.startswith("x"):
             raise IllegalOrder(
                 "TAC 4.3.2", f"{w.here} is in an enemy zone of control; the move must stop there."
             )
+        if token == "exit":
+            if i != len(tokens) - 1:
+                raise IllegalOrder("TAC 8.6.1", "'exit' ends the path: nothing follows it.")
+            w.exit_map()
+            continue
         if token.startswith("x"):
             events.append(w.attack(token[1:]))
             continue
@@ -291,19 +391,20 @@ def move(b: Board, state: State, side: str, order: Move) -> list[Event]:
     if not w.entered:
         raise IllegalOrder("TAC 8.0", "A move enters at least one hex.")
     factor = 2 if strategic else 1
-    one_hex = len(order.path) == 1 and start is not None and not w.began_in_zoc
-    for u in w.stack:
-        allowance = b.values(u.id, u.step)[2] * factor
+    one_hex = len(w.entered) == 1 and not w.exited and start is not None and not w.began_in_zoc
+    for u in [*w.stack, *(state.units[x] for x in w.dropped)]:
+        allowance = allowance_of(b, state, u) * factor
         if w.spent[u.id] > allowance * FIFTHS and not one_hex:
             raise IllegalOrder(
-                "TAC 8.0",
+                "TAC 15.2" if u.id in state.interdicted else "TAC 8.0",
                 f"That path costs {b.units[u.id].name} {_mp(w.spent[u.id])} Movement Points; its allowance is {allowance}.",
             )
     fuel_due = 0
+    moving = [*w.stack, *(state.units[x] for x in w.dropped)]
     if side == AXIS:
         free = FUEL_FREE * factor * FIFTHS
         fuel_due = sum(
-            1 for u in w.stack
+            1 for u in moving
             if b.units[u.id].type != "replacement" and u.id not in FUEL_EXEMPT and w.spent[u.id] > free
         )  # fmt: skip
         if fuel_due > state.fuel:
@@ -313,26 +414,67 @@ def move(b: Board, state: State, side: str, order: Move) -> list[Event]:
                 f"without fuel a unit moves at most {FUEL_FREE * factor} MP.",
             )
         state.fuel -= fuel_due
+    if mine is not None:
+        events.append(mines.place(b, state, side, start, mine))
     dest = w.entered[-1]
-    for u in w.stack:
-        u.where, u.hex = "map", dest
+    for u in moving:
+        u.where, u.hex = "map", w.dropped.get(u.id, dest)
         state.moved.add(u.id)
         if strategic:
             state.strategic.add(u.id)
+    if w.exited:
+        for u in w.stack:
+            u.where, u.hex = "exited", None
+            state.exit_space[u.id] = state.turn + 2
+    for u in moving:
+        if u.id in state.exit_space and u.where == "map":
+            del state.exit_space[u.id]  # back on the map (8.6.2)
     for h in w.entered:
         if h in state.control or any(b.has(h, f) for f in ("city", "port", "fort")):
             state.control[h] = side
     names = ", ".join(b.units[u.id].name for u in w.stack)
     how = "strategic move" if strategic else "move"
     spent = max(w.spent.values())
-    text = f"{names}: {how} to {b.name(dest)} ({_mp(spent)} MP"
-    if one_hex and spent > min(b.values(u.id, u.step)[2] for u in w.stack) * FIFTHS:
+    where = "off the eastern edge (8.6.1)" if w.exited else b.name(dest)
+    text = f"{names}: {how} to {where} ({_mp(spent)} MP"
+    if one_hex and spent > min(allowance_of(b, state, u) for u in w.stack) * FIFTHS:
         text += ", the one-hex minimum move of 8.1.2"
     if fuel_due:
         text += f"; {fuel_due} Fuel spent, {state.fuel} left"
     text += ")."
-    return [*events, Event(kind="move", text=text, data={"units": [u.id for u in w.stack], "path": w.entered,
-                                                         "fifths": spent, "fuel": fuel_due})]  # fmt: skip
+    if w.dropped:
+        text += " Dropped off: " + ", ".join(f"{x} at {h}" for x, h in w.dropped.items()) + "."
+    events.append(Event(kind="move", text=text, data={"units": [u.id for u in w.stack], "path": w.entered,
+                                                      "fifths": spent, "fuel": fuel_due,
+                                                      "dropped": dict(w.dropped), "exited": w.exited}))  # fmt: skip
+    if w.mined is not None:
+        events.append(mines.trigger(b, state, w.mined, [u for u in w.stack if u.where == "map"]))
+    return events
+
+
+def allowance_of(b: Board, state: State, u: Unit) -> int:
+    """A unit's Movement Allowance now: halved, fractions dropped, when interdicted (TAC
+    15.2, erratum L999; RULINGS R23)."""
+    ma = b.values(u.id, u.step)[2]
+    return ma // 2 if u.id in state.interdicted else ma
+
+
+def reentry_hexes(b: Board, state: State) -> list[str]:
+    """Where exited Axis units come back (TAC 3.0, 8.6.2): Alexandria, or else the eastern
+    edge hexes nearest it outside Allied zones of control (RULINGS R24)."""
+    from engine.core.hexgrid_rows import distance
+
+    alex = b.home_base("allied")
+    zoc = enemy_zoc(b, state, AXIS)
+    foes = {u.hex for u in state.on_map() if u.side != AXIS}
+    out = []
+    if alex and alex not in foes:
+        out.append(alex)
+    edge = [h for h in b.east_edge if h not in zoc and h not in foes]
+    if edge:
+        near = min(distance(alex, h) for h in edge) if alex else 0
+        out += [h for h in edge if not alex or distance(alex, h) == near]
+    return out
 
 
 def overstacked(b: Board, state: State, side: str) -> dict[str, float]:

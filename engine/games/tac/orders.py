@@ -8,6 +8,13 @@ An Axis unit waiting at Tripoli names the western edge hex it enters first (12.3
 In battle (9.6-9.10): ``resolve <hex>``, ``lose <unit>``, ``retreat <unit> <hex> [<hex>]``,
 ``advance <unit>[,<unit>] <hex>``.
 ``eliminate <unit>``: remove a unit to end overstacking (5.1.2). ``done`` ends the phase.
+In a move path: ``-<unit>[,<unit>]`` drops units off where the stack stands (8.2.3),
+``exit`` (last) leaves the map by the eastern edge (8.6.1), ``mine`` or ``mine<n>``
+(first) lays a minefield from the hand (16.0). ``attack <units> <hexes> +<n>`` adds n air
+units in Close Support (15.1).
+``call``: call for a minefield (16.0); ``interdict <hex>`` (15.2); ``replace <unit>``
+(10.0); ``rebuild <unit>`` (10.7); ``breakdown <division>``, ``buildup <division>``
+(11.0); ``sail <unit>`` from Tobruk (12.1); ``first allied|axis`` (18.2).
 """
 
 from __future__ import annotations
@@ -36,16 +43,54 @@ class Attack(Order):
     verb: Literal["attack"] = "attack"
     units: tuple[str, ...]
     targets: tuple[str, ...]
+    #: air units in Close Support (TAC 15.1)
+    air: int = 0
     text_fields: ClassVar[tuple[str, ...]] = ("units", "targets")
 
     def text(self) -> str:
-        return " ".join([self.verb, ",".join(self.units), ",".join(self.targets)])
+        extra = [f"+{self.air}"] if self.air else []
+        return " ".join([self.verb, ",".join(self.units), ",".join(self.targets), *extra])
+
+
+class UnitOrder(Order):
+    """An order about one unit: replace, rebuild, breakdown, buildup, sail."""
+
+    verb: Literal["replace", "rebuild", "breakdown", "buildup", "sail"]
+    unit: str
+    text_fields: ClassVar[tuple[str, ...]] = ("unit",)
+
+
+class Interdict(Order):
+    verb: Literal["interdict"] = "interdict"
+    hex: str
+    text_fields: ClassVar[tuple[str, ...]] = ("hex",)
+
+
+class Call(Order):
+    verb: Literal["call"] = "call"
+
+
+class First(Order):
+    verb: Literal["first"] = "first"
+    side: Literal["allied", "axis"]
+    text_fields: ClassVar[tuple[str, ...]] = ("side",)
 
 
 class Resolve(Order):
     verb: Literal["resolve"] = "resolve"
     hex: str
+    #: with a Maximum Effort (Optional 18.4)
+    effort: bool = False
     text_fields: ClassVar[tuple[str, ...]] = ("hex",)
+
+    def text(self) -> str:
+        return f"resolve {self.hex}" + (" max" if self.effort else "")
+
+
+class Defend(Order):
+    """A Determined Defense (Optional 18.5)."""
+
+    verb: Literal["defend"] = "defend"
 
 
 class Lose(Order):
@@ -91,6 +136,15 @@ MODELS: dict[str, type[Order]] = {
     "retreat": Retreat,
     "advance": Advance,
     "done": Done,
+    "replace": UnitOrder,
+    "rebuild": UnitOrder,
+    "breakdown": UnitOrder,
+    "buildup": UnitOrder,
+    "sail": UnitOrder,
+    "interdict": Interdict,
+    "call": Call,
+    "defend": Defend,
+    "first": First,
 }
 
 
@@ -117,10 +171,32 @@ def parse_order(text: str) -> Order:
         if len(words) > 1:
             raise _refuse("'done' takes nothing after it.")
         return Done()
+    if verb == "call":
+        if len(words) > 1:
+            raise _refuse("'call' takes nothing after it.")
+        return Call()
+    if verb in ("replace", "rebuild", "breakdown", "buildup", "sail"):
+        if len(words) != 2:
+            raise _refuse(f"'{verb}' names exactly one unit.")
+        return UnitOrder(verb=verb, unit=words[1].lower())
+    if verb == "interdict":
+        if len(words) != 2:
+            raise _refuse("'interdict' names the hex of the enemy stack: interdict 1127.")
+        return Interdict(hex=_hex(words[1]))
+    if verb == "first":
+        if len(words) != 2 or words[1].lower() not in ("allied", "axis"):
+            raise _refuse("'first' names the side to move first: first allied, first axis.")
+        return First(side=words[1].lower())
     if verb == "eliminate":
         if len(words) != 2:
             raise _refuse("'eliminate' names exactly one unit.")
         return Eliminate(unit=words[1].lower())
+    if verb == "defend":
+        if len(words) > 1:
+            raise _refuse("'defend' takes nothing after it.")
+        return Defend()
+    if verb == "resolve" and len(words) == 3 and words[2].lower() == "max":
+        return Resolve(hex=_hex(words[1]), effort=True)
     if verb in ("resolve", "lose"):
         if len(words) != 2:
             raise _refuse(f"'{verb}' takes one word: resolve <defending hex>, lose <unit>.")
@@ -143,6 +219,11 @@ def parse_order(text: str) -> Order:
             raise _refuse("Name each advancing unit once, separated by commas.")
         return Advance(units=units, hex=_hex(words[2]))
     if verb == "attack":
+        air = 0
+        if len(words) == 4 and words[3].startswith("+"):
+            if not words[3][1:].isdigit() or not 1 <= int(words[3][1:]) <= 9:
+                raise _refuse(f"{excerpt(words[3])} is not a number of air units such as +2.")
+            air = int(words.pop()[1:])
         if len(words) != 3:
             raise _refuse(
                 "'attack' names the attacking units and the defending hexes, e.g. attack ge_90,ge_8pz 1127."
@@ -161,7 +242,7 @@ def parse_order(text: str) -> Order:
             raise _refuse(
                 "Name each attacking unit and each defending hex once, separated by commas."
             )
-        return Attack(units=units, targets=targets)
+        return Attack(units=units, targets=targets, air=air)
     if verb in ("move", "strategic"):
         if len(words) < 3:
             raise _refuse(f"'{verb}' needs the units and at least one hex to enter.")
@@ -169,13 +250,18 @@ def parse_order(text: str) -> Order:
         path = tuple(words[2:])
         if len(path) > MAX_PATH:
             raise _refuse(f"A move enters at most {MAX_PATH} hexes.")
+        path = tuple(h.lower() for h in path)
         for h in path:
-            bare = h[1:] if h[:1] in ("x", "X") else h
+            if h == "exit" or h.startswith("-") and len(h) > 1 and h.isascii():
+                continue
+            if h.startswith("mine") and (h[4:] == "" or h[4:].isdigit()) and len(h) < 7:
+                continue
+            bare = h[1:] if h[:1] == "x" else h
             if len(bare) != 4 or not bare.isascii() or not bare.isdigit():
                 raise _refuse(
-                    f"{excerpt(h)} is not a four-digit hex number such as 1028 (or x1028 to overrun it)."
+                    f"{excerpt(h)} is not a four-digit hex number such as 1028 (or x1028 to overrun it, "
+                    "-<unit> to drop a unit off, exit, mine)."
                 )
-        path = tuple(h.lower() for h in path)
         if not units or len(set(units)) != len(units):
             raise _refuse("Name each moving unit once, separated by commas.")
         return Move(verb=verb, units=units, path=path)

@@ -1,10 +1,13 @@
 """The African Campaign ruleset (ARCHITECTURE: The rules contract): set-up (TAC 17.0),
 the sequence of play (6.1) as prompts, reinforcements, withdrawals and fuel (7.0, 14.0),
-the Movement Phase (4.0, 5.0, 8.0) with overruns (8.4), the Combat Phase (9.0-9.10) and
-the Supply Check Phase (13.0). What is still missing is listed at the end of RULINGS.md.
+minefields (16.0), the Movement Phase (4.0, 5.0, 8.0) with overruns (8.4), exits (8.6),
+air units (15.0), replacements and breakdowns (10.0, 11.0) and ports (12.0), the Combat
+Phase (9.0-9.10), the Supply Check Phase (13.0), victory (3.0) and the optional rules
+18.1, 18.2, 18.4-18.6. What is still missing is listed at the end of RULINGS.md.
 
-Nothing in the standard game is hidden (5.0: stacks may be inspected at any time), so
-every role's view is the same; the optional event chits (18.7) will be the first secret.
+Units are open to both sides (5.0: stacks may be inspected at any time); the minefield
+counters are the secret: a side sees the values in its own hand only, and nobody sees a
+laid counter's value until it is set off (16.0).
 """
 
 from __future__ import annotations
@@ -13,27 +16,51 @@ import copy
 from typing import Any
 
 from engine.core.errors import IllegalOrder
-from engine.core.events import Event
+from engine.core.events import EVERYONE, Event
 from engine.core.orders import Order
 from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
-from engine.games.tac import battle, combat, movement, supply, turn
+from engine.games.tac import (
+    air,
+    battle,
+    combat,
+    effort,
+    legal,
+    mines,
+    movement,
+    replace,
+    supply,
+    turn,
+    victory,
+)
 from engine.games.tac.board import Board
 from engine.games.tac.orders import (
     Advance,
     Attack,
+    Call,
+    Defend,
     Done,
     Eliminate,
+    First,
+    Interdict,
     Lose,
     Move,
     Resolve,
     Retreat,
+    UnitOrder,
     load_order,
     parse_order,
 )
 from engine.games.tac.state import ALLIED, AXIS, State, Unit
 
 SIDE_NAME = {ALLIED: "Allied", AXIS: "Axis"}
+#: the optional rules of section 18 a game may be set up with, and those adjudicated so far
+OPTIONS = {"18.1": "Friendly Units and Retreats", "18.2": "Initiative", "18.3": "Tactical Advantage",
+           "18.4": "Maximum Effort", "18.5": "Determined Defense", "18.6": "Bonus Minefield Markers",
+           "18.7": "Event Chits"}  # fmt: skip
+IMPLEMENTED = {"18.1", "18.2", "18.4", "18.5", "18.6"}
 PHASE_NAMES = {
+    "initiative": "Initiative Determination Phase (6.1 A, 18.2)",
+    "mines": "Minefield Placement Phase (6.1 2, 16.0)",
     "move": "Movement Phase (6.1 3)",
     "overstack": "end of the Movement Phase: overstacked (5.1.2)",
     "combat": "Combat Phase (6.1 4)",
@@ -63,14 +90,31 @@ class TheAfricanCampaign:
         return [ALLIED, AXIS]
 
     def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> State:
-        """Set-up (TAC 17.1-17.3): at-start units on the map, Fuel at 2, Turn 1, the Allies first."""
+        """Set-up (TAC 17.1-17.3): at-start units on the map, Fuel at 2, Turn 1, the Allies
+        first (also with 18.2, 18.2.2). ``options`` turns on optional rules by number
+        (18.0: all off unless chosen)."""
         if scenario != "campaign":
             raise IllegalOrder(
                 "TAC 17.0", f"There is no scenario {scenario!r}.", "The scenario is: campaign."
             )
         b = self.board
+        for k, v in options.items():
+            if k not in OPTIONS:
+                raise IllegalOrder("TAC 18.0", f"There is no option {k!r}.",
+                                   "Options: " + ", ".join(f"{k} ({n})" for k, n in OPTIONS.items()) + ".")  # fmt: skip
+            if not isinstance(v, bool):
+                raise IllegalOrder("TAC 18.0", f"Option {k} is on (true) or off (false).")
+            if v and k not in IMPLEMENTED:
+                raise IllegalOrder("TAC 18.0", f"Optional rule {k} ({OPTIONS[k]}) is not adjudicated yet.",
+                                   "Available: " + ", ".join(sorted(IMPLEMENTED)) + ".")  # fmt: skip
+        if bool(options.get("18.4")) != bool(options.get("18.5")):
+            raise IllegalOrder(
+                "TAC 18.0",
+                "Maximum Effort (18.4) and Determined Defense (18.5) are used together or not at all.",
+            )
         s = State(scenario=scenario, options=dict(options), pack_version=b.version,
                   fuel=b.tables.fuel_track.start, phase="reinforce")  # fmt: skip
+        s.mines = mines.initial(b, bool(options.get("18.6")))
         s.units = {x.id: Unit(x.id, x.side) for x in b.oob.units}
         s.control = {h: x.control for h, x in b.hex.items() if x.control}
         turn.first_fit_setup(b, s)
@@ -99,9 +143,18 @@ class TheAfricanCampaign:
             return Prompt(role=None, kind="over", text=f"The game is over. {s.result_text}", **base)
         name = SIDE_NAME[s.player]
         date = b.turns[s.turn].date
+        if s.phase == "initiative":
+            return Prompt(role=AXIS, kind="initiative", verbs=["first"], **base,
+                          text=f"Turn {s.turn}: Initiative 7, the Axis chooses who goes first (18.2.1): first allied or first axis.")  # fmt: skip
+        if s.phase == "mines":
+            return Prompt(role=s.player, kind="mines", verbs=["call", "done"], **base,
+                          text=f"Turn {s.turn}, {name} Minefield Placement Phase: call for a minefield, or done (16.0).")  # fmt: skip
         if s.phase == "move":
             extra = f" Fuel: {s.fuel}." if s.player == AXIS else ""
-            return Prompt(role=s.player, kind="move", verbs=["move", "strategic", "done"], **base,
+            left = air.available(b, s)
+            extra += f" Air units: {left}." if left else ""
+            return Prompt(role=s.player, kind="move", **base,
+                          verbs=["move", "strategic", "interdict", "replace", "rebuild", "breakdown", "buildup", "sail", "done"],
                           text=f"Turn {s.turn} ({date}), {name} Movement Phase: move units, then done.{extra}")  # fmt: skip
         if s.phase == "overstack":
             hexes = ", ".join(movement.overstacked(b, s, s.player))
@@ -132,6 +185,9 @@ class TheAfricanCampaign:
             names = ", ".join(u.id for u in battle.loss_candidates(s, f, who))
             return Prompt(role=who, kind="loss", verbs=["lose"], **base,
                           text=f"{SIDE_NAME[who]}: {f['due'][who]} step loss(es) to take (9.10); the next from: {names}.")  # fmt: skip
+        if f["stage"] == "defend":
+            return Prompt(role=who, kind="defend", verbs=["defend", "done"], **base,
+                          text=f"{SIDE_NAME[who]}: your stack must retreat; defend to try a Determined Defense (18.5), or done.")  # fmt: skip
         if f["stage"] == "retreat":
             uid = f["moving"][0]
             n = "exactly two hexes" if f["retreat"][who] == 2 else "one or two hexes"
@@ -142,79 +198,9 @@ class TheAfricanCampaign:
                       text=f"{SIDE_NAME[who]}: advance into {open_hex} or done (9.9).")  # fmt: skip
 
     def legal_orders(self, state: State, role: str | None = None) -> list[Order]:
-        """The orders open now: ``done``, and in the Movement Phase every one-hex move the
-        rules allow (longer paths are checked when given)."""
-        p = self.prompt(state)
-        if p.role is None or (role is not None and role != p.role):
-            return []
-        if state.phase == "overstack":
-            bad = movement.overstacked(self.board, state, state.player)
-            return [Eliminate(unit=u.id) for u in state.on_map(state.player) if u.hex in bad]
-        out: list[Order] = []
-        if state.phase == "move":
-            from engine.core.hexgrid_rows import neighbours
-
-            for u in sorted(state.units.values(), key=lambda u: u.id):
-                if u.side != state.player or u.id in state.moved:
-                    continue
-                if u.where == "map" and u.hex:
-                    targets = list(neighbours(u.hex))
-                elif u.where == "tripoli":
-                    targets = self.board.west_edge
-                else:
-                    continue
-                for h in targets:
-                    o = Move(units=(u.id,), path=(h,))
-                    try:
-                        movement.move(self.board, state.clone(), state.player, o)
-                    except IllegalOrder:
-                        continue
-                    out.append(o)
-        if state.phase == "resolve":
-            return self._battle_orders(state)
-        if state.phase == "combat":
-            for h, targets in combat.engagements(self.board, state, state.player).items():
-                mine = tuple(u.id for u in state.at(h) if u.side == state.player)
-                done_here = {
-                    t
-                    for x in state.battles
-                    for t in x["targets"]
-                    if set(mine) <= set(x["attackers"])
-                }
-                targets = targets - done_here
-                for t in sorted(targets):
-                    o = Attack(units=mine, targets=(t,))
-                    try:
-                        combat.declare(self.board, state.clone(), state.player, o.units, o.targets)
-                    except IllegalOrder:
-                        continue
-                    out.append(o)
-            if combat.undeclared(self.board, state, state.player):
-                return out
-        return [*out, Done()]
-
-    def _battle_orders(self, s: State) -> list[Order]:
-        """The decisions open while attacks are resolved (TAC 9.0, 9.8, 9.9, 9.10)."""
-        b, f = self.board, s.fight
-        if f is None:
-            return [Resolve(hex=x["targets"][0]) for x in s.battles]
-        who = battle.decider(s)
-        if f["stage"] == "loss":
-            return [Lose(unit=u.id) for u in battle.loss_candidates(s, f, who)]
-        if f["stage"] == "retreat":
-            return [
-                Retreat(unit=m, path=p)
-                for m in f["moving"] if s.units[m].side == who
-                for p in battle.retreat_paths(b, s, s.units[m], f["retreat"][who])
-            ]  # fmt: skip
-        out: list[Order] = []
-        for h in f["targets"]:
-            if s.at(h):
-                continue
-            for u in s.on_map(who):
-                if u.id in f["attackers"] and b.crossable(u.hex, h):
-                    out.append(Advance(units=(u.id,), hex=h))
-        return [*out, Done()]
+        """The orders open now (:mod:`engine.games.tac.legal`): in the Movement Phase one
+        move per reachable destination of each unit and stack, not every path."""
+        return legal.orders(self.board, state, role, self.prompt(state).role)
 
     def parse_order(self, text: str) -> Order:
         return parse_order(text)
@@ -248,9 +234,36 @@ class TheAfricanCampaign:
             if not movement.overstacked(b, s, role):
                 s.phase = "combat"
         elif isinstance(order, Attack):
-            events = [combat.declare(b, s, role, order.units, order.targets)]
+            events = [combat.declare(b, s, role, order.units, order.targets, order.air)]
+        elif isinstance(order, Call):
+            events = mines.call(b, s, role, dice)
+            s.phase = "move"
+        elif isinstance(order, First):
+            s.first = s.player = order.side
+            s.phase = "reinforce"
+            events = [
+                Event(
+                    kind="initiative",
+                    text=f"The Axis player puts the {SIDE_NAME[order.side]} player turn first (18.2.1).",
+                )
+            ]
+        elif isinstance(order, Interdict):
+            events = [air.interdict(b, s, role, order.hex)]
+        elif isinstance(order, UnitOrder):
+            events = self._unit_order(s, role, order, dice)
         elif isinstance(order, Resolve):
-            events = battle.start(b, s, order.hex, dice)
+            events = battle.start(b, s, order.hex, dice, order.effort)
+        elif isinstance(order, Defend):
+            events = [effort.determined_defense(b, s, dice)] + battle.settle(b, s)
+        elif (
+            isinstance(order, Done)
+            and s.phase == "resolve"
+            and s.fight
+            and s.fight["stage"] == "defend"
+        ):
+            s.fight["dd"] = "declined"
+            s.fight["stage"] = "loss"
+            events = battle.settle(b, s)
         elif isinstance(order, Lose):
             f = s.fight
             ok = {u.id for u in battle.loss_candidates(s, f, role)}
@@ -272,11 +285,31 @@ class TheAfricanCampaign:
         events += self._settle(s, dice)
         return s, events
 
+    def _unit_order(self, s: State, role: str, order: UnitOrder, dice: Dice) -> list[Event]:
+        """Replacements (10.0, 10.7), breakdown and buildup (11.0) and sailing from
+        Tobruk (12.1): orders of the Movement Phase."""
+        b = self.board
+        if order.verb == "replace":
+            return replace.replace(b, s, role, order.unit, dice)
+        if order.verb == "rebuild":
+            return replace.rebuild(b, s, role, order.unit, dice)
+        if order.verb == "breakdown":
+            return replace.breakdown(b, s, role, order.unit)
+        if order.verb == "buildup":
+            return replace.buildup(b, s, role, order.unit)
+        return replace.sail(b, s, role, order.unit, dice)
+
     def _done(self, s: State) -> list[Event]:
         """End the current phase (TAC 6.1); stacking is checked as the Movement Phase
-        ends (5.1.1, 5.1.2, 8.2.4)."""
+        ends (5.1.1, 5.1.2, 8.2.4); interdiction (15.2) and closed minefield hexes (16.3)
+        last until the end of the Movement Phase they apply to."""
+        if s.phase == "mines":
+            s.phase = "move"
+            return []
         if s.phase == "move":
             s.phase = "overstack" if movement.overstacked(self.board, s, s.player) else "combat"
+            s.interdicted = {u for u in s.interdicted if s.units[u].side != s.player}
+            mines.end_phase(s)
             return [Event(kind="phase", text=f"{SIDE_NAME[s.player]} Movement Phase ends.")]
         owed = combat.undeclared(self.board, s, s.player)
         if owed:
@@ -295,31 +328,51 @@ class TheAfricanCampaign:
         events: list[Event] = []
         b = self.board
         while True:
+            if s.phase == "over":
+                return events
             if s.phase == "reinforce":
                 events += turn.reinforce(b, s, dice)
                 s.moved.clear()
                 s.strategic.clear()
                 s.battles.clear()
-                # the Minefield Placement Phase (16.0) is not yet adjudicated: passed through
-                s.phase = "move"
+                s.phase = "mines" if mines.why_no_call(s, s.player) is None else "move"
             elif s.phase == "resolve" and s.fight is None and not s.battles:
                 s.phase = "supply"
                 events.append(Event(kind="phase", text=f"{SIDE_NAME[s.player]} Combat Phase ends."))
             elif s.phase == "supply":
                 events += supply.check(b, s)
-                if s.player == ALLIED:
-                    s.player, s.phase = AXIS, "reinforce"
+                if s.player == s.first:
+                    s.player, s.phase = turn.second_player(s), "reinforce"
                 else:
-                    events += turn.end_turn(b, s)
+                    events += turn.end_turn(b, s, dice)
             else:
-                return events
+                return events + victory.check(b, s)
 
     # -- views and storage ---------------------------------------------------------------
 
     def view(self, state: State, role: str | None) -> dict[str, Any]:
-        """What ``role`` sees: everything (TAC 5.0: stacks may be inspected at any time)."""
+        """What ``role`` sees: every unit (TAC 5.0: stacks may be inspected at any time);
+        of the minefields (16.0) the hexes where they lie, how many each side holds, and
+        the values of the counters in ``role``'s own hand only (``EVERYONE`` sees all)."""
         b = self.board
+        m = state.mines or {"hands": {}, "map": {}, "calls": {}}
+        hands = m["hands"]
+        mine_view: dict[str, Any] = {
+            "on_map": sorted(m["map"]), "held": {k: len(v) for k, v in hands.items()},
+            "calls": dict(m["calls"]),
+        }  # fmt: skip
+        for side in hands:
+            if role in (side, EVERYONE):
+                mine_view[f"{side}_hand"] = [
+                    {"id": x, "effect": mines.describe(b, x)} for x in hands[side]
+                ]
+        if role == EVERYONE:
+            mine_view["values"] = {h: mines.describe(b, x) for h, x in m["map"].items()}
         return {
+            "mines": mine_view, "air_left": air.available(b, state) if state.phase != "over" else 0,
+            "interdicted": sorted(state.interdicted),
+            "exited": {u: sp for u, sp in sorted(state.exit_space.items())},
+            "exit_factors": victory.axis_exit_factors(state), "first": state.first,
             "turn": state.turn, "date": b.turns[state.turn].date, "player": state.player,
             "phase": state.phase, "fuel": state.fuel, "replacements": dict(state.replacements),
             "units": [{"id": u.id, "name": b.units[u.id].name, "side": u.side, "where": u.where,
@@ -348,4 +401,26 @@ class TheAfricanCampaign:
                 out.append(f"{u.id} has no step {u.step}")
         if not b.tables.fuel_track.min <= state.fuel <= b.tables.fuel_track.max:
             out.append(f"fuel {state.fuel} is off the track")
+        for uid, u in state.units.items():
+            if (u.where == "exited") != (uid in state.exit_space):
+                out.append(f"{uid}: where={u.where} but exit space {state.exit_space.get(uid)}")
+            if (
+                u.where in ("exited", "tripoli")
+                and u.side != AXIS
+                or u.where == "held"
+                and u.side != ALLIED
+            ):
+                out.append(f"{uid} of the {u.side} side is {u.where}")
+        m = state.mines
+        if m:
+            counters = (
+                m["cup"] + m["hands"]["allied"] + m["hands"]["axis"] + list(m["map"].values())
+            )
+            total = len(b.tables.minefields.standard) + (
+                len(b.tables.minefields.bonus) if state.options.get("18.6") else 0
+            )
+            if len(counters) != total or len(set(counters)) != total:
+                out.append(f"minefield counters {sorted(counters)} are not the {total} of the game")
+        if any(v < 0 for v in state.replacements.values()):
+            out.append(f"negative replacements {state.replacements}")
         return out

@@ -14,9 +14,11 @@ AXIS = "axis"
 ALLIED = "allied"
 SIDES = (ALLIED, AXIS)
 
-#: where a unit is: on the map; not yet arrived; waiting at Tripoli, the off-map Axis Home
-#: Base (TAC 12.3); withdrawn and due back; eliminated; removed for good (7.2)
-LOCATIONS = ("map", "pool", "tripoli", "withdrawn", "dead", "removed")
+#: where a unit is: on the map; not yet arrived (or broken down into its components, 11.1);
+#: waiting at Tripoli, the off-map Axis Home Base (TAC 12.3); withdrawn and due back;
+#: eliminated; removed for good (7.2); off the eastern edge (8.6.1); an Allied arrival held
+#: off Alexandria while Axis units are off the map (7.5)
+LOCATIONS = ("map", "pool", "tripoli", "withdrawn", "dead", "removed", "exited", "held")
 
 #: the phases of a player turn (TAC 6.1 B and C); "overstack" is the elimination 5.1.2
 #: asks for when stacking is broken at the end of the Movement Phase
@@ -69,6 +71,30 @@ class State:
     battles: list[dict[str, list[str]]] = field(default_factory=list)
     #: the battle being resolved (TAC 9.6-9.10): see :mod:`engine.games.tac.battle`
     fight: dict[str, Any] | None = None
+    #: Axis units off the eastern edge -> the Turn Record Track space they wait in, 0 once
+    #: in the Exited Axis Units box (TAC 8.6.1, 13.4)
+    exit_space: dict[str, int] = field(default_factory=dict)
+    #: units counted toward the Axis victory -> the combat factors they counted (3.0, 8.6.2)
+    exit_counted: dict[str, int] = field(default_factory=dict)
+    #: the minefields (TAC 16.0, 18.6): see :mod:`engine.games.tac.mines`
+    mines: dict[str, Any] = field(default_factory=dict)
+    #: air units spent this player turn (TAC 15.0) and units interdicted for their next
+    #: Movement Phase (15.2)
+    air_used: int = 0
+    #: the cities the phasing side controlled as its player turn began: its air bases (15.0)
+    air_bases: list[str] = field(default_factory=list)
+    interdicted: set[str] = field(default_factory=set)
+    #: units that took a replacement this turn (TAC 10.0 procedure, 8.5.1)
+    replaced: set[str] = field(default_factory=set)
+    #: units delayed at a port or by a minefield -> the turn in whose Movement Phase they
+    #: may not move (TAC 12.1, 16.1; RULINGS D5)
+    delayed: dict[str, int] = field(default_factory=dict)
+    #: units withdrawn in another's place -> the turn they come back (TAC 7.4)
+    substitutes: dict[str, int] = field(default_factory=dict)
+    #: per side, the turn it last made a Maximum Effort or Determined Defense (18.4, 18.5)
+    efforts: dict[str, int] = field(default_factory=dict)
+    #: the side that moves first this turn (TAC 17.2; 18.2 Initiative)
+    first: str = ALLIED
 
     def clone(self) -> State:
         return State(
@@ -77,7 +103,9 @@ class State:
             self.fuel, set(self.moved), set(self.strategic), dict(self.replacements),
             self.winner, self.result_text,
             [{k: list(v) for k, v in x.items()} for x in self.battles],
-            copy.deepcopy(self.fight),
+            copy.deepcopy(self.fight), dict(self.exit_space), dict(self.exit_counted),
+            copy.deepcopy(self.mines), self.air_used, list(self.air_bases), set(self.interdicted), set(self.replaced),
+            dict(self.delayed), dict(self.substitutes), dict(self.efforts), self.first,
         )  # fmt: skip
 
     def on_map(self, side: str | None = None) -> list[Unit]:
@@ -100,7 +128,12 @@ class State:
             "strategic": sorted(self.strategic), "replacements": dict(self.replacements),
             "winner": self.winner, "result_text": self.result_text,
             "battles": [{k: list(v) for k, v in x.items()} for x in self.battles],
-            "fight": copy.deepcopy(self.fight),
+            "fight": copy.deepcopy(self.fight), "exit_space": dict(self.exit_space),
+            "exit_counted": dict(self.exit_counted), "mines": copy.deepcopy(self.mines),
+            "air_used": self.air_used, "air_bases": list(self.air_bases), "interdicted": sorted(self.interdicted),
+            "replaced": sorted(self.replaced), "delayed": dict(self.delayed),
+            "substitutes": dict(self.substitutes), "efforts": dict(self.efforts),
+            "first": self.first,
         }  # fmt: skip
 
     @classmethod
@@ -110,4 +143,6 @@ class State:
         d["moved"] = set(d["moved"])
         d["strategic"] = set(d["strategic"])
         d["battles"] = [dict(x) for x in d.get("battles", [])]
+        for k in ("interdicted", "replaced"):
+            d[k] = set(d.get(k, ()))
         return cls(**d)

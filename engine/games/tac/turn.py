@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from engine.core.events import Event
 from engine.core.ruleset import Dice
+from engine.games.tac import air, replace, supply, victory
 from engine.games.tac.board import Board
-from engine.games.tac.state import ALLIED, State
+from engine.games.tac.movement import enemy_zoc
+from engine.games.tac.state import ALLIED, AXIS, State, enemy
 
 LAST_TURN = 50
 
@@ -45,18 +47,26 @@ def reinforce(b: Board, state: State, dice: Dice) -> list[Event]:
             if u.where == "withdrawn"
             else None
         )
+        stood_in = u.where == "withdrawn" and state.substitutes.get(x.id) == t
+        if stood_in:
+            del state.substitutes[x.id]  # 7.4: back in the place of the unit it replaced
         if due and x.entry and x.entry.step:
             u.step = x.steps.index(x.entry.step)
         if back is not None and back.return_step:
             u.step = x.steps.index(back.return_step)
-        if due or back is not None:
+        # 3.0: held-up Allied arrivals land once the exited Axis units are back
+        freed = u.where == "held" and not victory.axis_off_map(state) and _alexandria_open(b, state)
+        if due or back is not None or freed or stood_in:
             # 7.1: reinforcements land at a port; here each side's Home Base (RULINGS R8)
-            if side == ALLIED:
+            if side == ALLIED and (victory.axis_off_map(state) or not _alexandria_open(b, state)):
+                u.where, u.hex = "held", None  # 7.5, 12.4
+            elif side == ALLIED:
                 u.where, u.hex = "map", b.home_base(ALLIED)
             else:
                 u.where, u.hex = "tripoli", None
             u.arrived = t
-            arrived.append(x.name)
+            if u.where != "held":
+                arrived.append(x.name)
     if arrived:
         where = (
             b.name(b.home_base(ALLIED))
@@ -66,35 +76,128 @@ def reinforce(b: Board, state: State, dice: Dice) -> list[Event]:
         events.append(
             Event(kind="reinforce", text=f"Reinforcements at {where}: {', '.join(arrived)}.")
         )
+    held = [
+        b.units[u.id].name for u in state.units.values() if u.where == "held" and u.side == side
+    ]
+    if held:
+        events.append(
+            Event(
+                kind="reinforce",
+                text=f"Held off Alexandria while Axis units are off the map or the port is lost (7.5): {', '.join(held)}.",
+            )
+        )
     if side == ALLIED:
         events += _withdraw(b, state)
     events += _replacements(b, state, dice)
+    events += replace.cap_pool(b, state)
+    events += replace.hq_return(b, state, dice)
+    state.air_used = 0
+    state.air_bases = air.bases(b, state, side)
+    state.replaced.clear()
     return events
 
 
+def _alexandria_open(b: Board, state: State) -> bool:
+    """Whether Allied arrivals may land at Alexandria (TAC 3.0, 12.0): it holds no Axis unit."""
+    alex = b.home_base(ALLIED)
+    return not any(u.side != ALLIED for u in state.at(alex))
+
+
 def _withdraw(b: Board, state: State) -> list[Event]:
-    """Withdrawals (TAC 7.2): each unit due this turn leaves the map, to return on its
-    return turn or be removed for good. The top-up of 7.3 and the substitute of 7.4 are
-    not yet adjudicated: a unit not on the map is reported and nothing else happens."""
+    """Withdrawals (TAC 7.2-7.4): each unit due this turn leaves the map, to return on its
+    return turn or be removed for good. Below the strength the OOB requires it is first
+    built up with replacements, and what they cannot give is taken as step losses from
+    other Allied divisions (7.3; RULINGS R40). A unit destroyed or surrounded (out of
+    supply) is replaced by another of at least its combat value, which comes back in its
+    place (7.4; RULINGS R41)."""
     events = []
     for x in b.oob.units:
         w = next((w for w in x.withdrawals if w.turn == state.turn), None)
         if w is None or x.side != state.player:
             continue
         u = state.units[x.id]
-        if u.where != "map":
-            events.append(
-                Event(
-                    kind="withdraw",
-                    text=f"{x.name} is due to withdraw but is not on the map (7.4).",
-                )
-            )
+        need = x.steps.index(w.min_step)
+        if u.where == "map" and u.hex not in supply.supplied_hexes(b, state, x.side):
+            events += _substitute(b, state, x.id, need, w.return_turn, "is surrounded")
             continue
+        if u.where != "map":
+            events += _substitute(b, state, x.id, need, w.return_turn, "is not on the map")
+            continue
+        events += _top_up(b, state, x.id, need)
         u.where, u.hex = ("withdrawn" if w.return_turn else "removed"), None
         state.moved.discard(x.id)
         back = f"returns on Turn {w.return_turn}" if w.return_turn else "removed for good"
         events.append(Event(kind="withdraw", text=f"{x.name} withdraws ({back})."))
     return events
+
+
+def _top_up(b: Board, state: State, uid: str, need: int) -> list[Event]:
+    """Bring a withdrawing unit up to its required step (TAC 7.3): replacements first
+    (infantry, then armour), then steps from other Allied divisions on the map."""
+    u = state.units[uid]
+    used = 0
+    for k in ("allied_infantry", "allied_armour"):
+        while u.step > need and state.replacements.get(k, 0) > 0:
+            state.replacements[k] -= 1
+            u.step -= 1
+            used += 1
+    events = (
+        [
+            Event(
+                kind="withdraw",
+                text=f"{b.units[uid].name} takes {used} replacement(s) to withdraw at strength (7.3).",
+            )
+        ]
+        if used
+        else []
+    )
+    while u.step > need:
+        donors = [d for d in state.on_map(ALLIED) if d.id != uid and b.units[d.id].size == "XX"
+                  and d.step + 1 < len(b.units[d.id].steps)]  # fmt: skip
+        if not donors:
+            break
+        d = min(donors, key=lambda d: (d.step - len(b.units[d.id].steps), d.id))
+        d.step += 1
+        u.step -= 1
+        events.append(
+            Event(
+                kind="withdraw",
+                text=f"{b.units[d.id].name} gives a step so that {b.units[uid].name} withdraws at strength (7.3).",
+            )
+        )
+    return events
+
+
+def _substitute(
+    b: Board, state: State, uid: str, need: int, back: int | None, why: str
+) -> list[Event]:
+    """Withdraw another unit of equal or greater combat value (TAC 7.4): the weakest that
+    qualifies, out of enemy zones when one is (RULINGS R41)."""
+    x = b.units[uid]
+    value = b.values(uid, need)[0]
+    zoc = enemy_zoc(b, state, ALLIED)
+    fed = supply.supplied_hexes(b, state, ALLIED)
+    cands = [d for d in state.on_map(ALLIED) if d.id != uid and b.units[d.id].type != "hq"
+             and b.values(d.id, d.step)[0] >= value and d.hex in fed]  # fmt: skip
+    if not cands:
+        return [
+            Event(
+                kind="withdraw",
+                text=f"{x.name} {why} and no Allied unit of {value} or more can go in its place (7.4).",
+            )
+        ]
+    d = min(cands, key=lambda d: (d.hex in zoc, b.values(d.id, d.step)[0], d.id))
+    d.where, d.hex = ("withdrawn" if back else "removed"), None
+    state.moved.discard(d.id)
+    if back:
+        state.substitutes[d.id] = back
+    when = f"returns on Turn {back}" if back else "removed for good"
+    return [
+        Event(
+            kind="withdraw",
+            text=f"{x.name} {why}: {b.units[d.id].name} withdraws in its place ({when}, 7.4).",
+        )
+    ]
 
 
 def _replacements(b: Board, state: State, dice: Dice) -> list[Event]:
@@ -140,18 +243,58 @@ def _replacements(b: Board, state: State, dice: Dice) -> list[Event]:
     return events
 
 
-def end_turn(b: Board, state: State) -> list[Event]:
-    """The Game Turn End Phase (TAC 6.1 D) and, after Turn 50, the end of the game (3.0):
-    the Allies win by holding Tobruk; the Axis exit victory is not yet adjudicated."""
+def end_turn(b: Board, state: State, dice: Dice) -> list[Event]:
+    """The Game Turn End Phase (TAC 6.1 D): exited Axis units are checked (8.6.1, 13.4),
+    then victory (3.0); after Turn 50 the game ends (3.0). The next turn begins with the
+    Allies (17.2) or by Initiative (18.2)."""
+    events = victory.end_of_turn(b, state) + victory.check(b, state)
+    if state.phase == "over":
+        return events
     if state.turn >= LAST_TURN:
-        tobruk = next(h for h, x in b.hex.items() if x.name == "Tobruk")
-        if state.control.get(tobruk) == ALLIED:
-            state.winner, state.result_text = ALLIED, "The Allies hold Tobruk on Turn 50 (3.0)."
-        else:
-            state.result_text = "Neither side met its victory conditions: a draw (3.0)."
-        state.phase = "over"
-        return [Event(kind="over", text=state.result_text)]
+        return events + victory.final(b, state)
     state.turn += 1
-    state.player = ALLIED  # 17.2
     state.phase = "reinforce"
-    return [Event(kind="turn", text=f"Turn {state.turn}: {b.turns[state.turn].date}.")]
+    events.append(Event(kind="turn", text=f"Turn {state.turn}: {b.turns[state.turn].date}."))
+    if state.options.get("18.2"):
+        events += initiative(b, state, dice)
+    else:
+        state.first = ALLIED
+    state.player = state.first
+    return events
+
+
+def initiative(b: Board, state: State, dice: Dice) -> list[Event]:
+    """Initiative (Optional 18.2.1, 18.2.2): Rommel's first turn goes to the Axis; otherwise
+    a die, +1 while Rommel is in play: 1-4 the Allies first, 5-6 the Axis, 7 the Axis
+    choose (then ``state.phase`` becomes "initiative")."""
+    rommel = state.units.get("ge_dak")
+    entry = b.units["ge_dak"].entry
+    if rommel is not None and rommel.where == "pool" and entry and entry.turn == state.turn:
+        state.first = AXIS
+        return [
+            Event(kind="initiative", text="Rommel arrives: the Axis player turn is first (18.2.2).")
+        ]
+    bonus = 1 if rommel is not None and rommel.where in ("map", "tripoli") else 0
+    roll = dice.roll(6, "Initiative")
+    total = roll + bonus
+    shown = f"roll {roll}" + (" +1 for Rommel" if bonus else "")
+    if total >= 7:
+        state.first = AXIS
+        state.phase = "initiative"
+        return [
+            Event(
+                kind="initiative",
+                text=f"Initiative: {shown} = 7: the Axis player chooses who goes first (18.2.1).",
+            )
+        ]
+    state.first = ALLIED if total <= 4 else AXIS
+    return [
+        Event(
+            kind="initiative",
+            text=f"Initiative: {shown}: the {state.first.title()} player turn is first (18.2.1).",
+        )
+    ]
+
+
+def second_player(state: State) -> str:
+    return enemy(state.first)
