@@ -216,3 +216,23 @@ def test_l1245_a_german_bomber_aims_its_hit_at_a_kind_of_land_unit():
     refused(s, "allies", "casualties 1 infantry", "casualties")
     s, _ = play(s, "allies", "casualties 1 tank", ScriptedDice([8, 8, 8]))
     assert at(s, "tobruk", "uk") == {"uk.infantry": 2}
+
+
+def test_the_torch_landing_force_stays_put_but_air_units_that_attacked_there_may_land():
+    """OT round 7: the UK infantry landed at Algiers may not move (L1034-1035, L1055); a UK
+    bomber from Gibraltar that attacked Oran lands again in Phase 5."""
+    from tests.aa_na.helpers import start
+
+    s = start("ot")
+    s.new_unit("uk.bomber", "uk", "gibraltar")
+    s, _ = play(s, "allies", "done")  # no requisition
+    refused(s, "allies", "move 1 inf algiers constantine", "round 7")
+    s, _ = play(s, "allies", "move 1 bomber gibraltar oran")
+    s, _ = play(s, "allies", "done")
+    assert [a["target"] for a in s.attacks] == ["oran"]
+    s, _ = play(s, "allies", "resolve oran", ScriptedDice([9, 9, 9, 9]))
+    while R.prompt(s).kind != "noncombat":
+        p = R.prompt(s)
+        s, _ = R.apply(s, p.role, R.legal_orders(s, p.role)[0], ScriptedDice([9] * 20))
+    s, _ = play(s, "allies", "move 1 bomber oran gibraltar")
+    assert at(s, "gibraltar") == {"uk.fighter": 1, "uk.bomber": 1} and at(s, "algiers", "uk") == {"uk.infantry": 3}

@@ -216,3 +216,64 @@ def test_anti_tank_gun_hits_fall_on_tanks_in_the_first_round():
     assert orders == ["casualties 1 tank"]
     s, _ = play(s, "axis", "casualties 1 tank", ScriptedDice([9, 9, 9]))
     assert at(s, "benghazi") == {"ger.infantry": 2}
+
+
+def test_l1137_a_defending_anti_tank_gun_hit_falls_on_a_tank_in_the_first_round_only():
+    """"Whether attacking or defending": the UK gun in Derna hits, and Germany must lose
+    its tank, not an infantry; in the second round the gun's hit falls as Germany picks."""
+    s = position("ger", "combat_move",
+                 [("uk", "uk.anti_tank_gun", "derna", 1), ("ger", "ger.tank", "benghazi", 1),
+                  ("ger", "ger.infantry", "benghazi", 2)],
+                 supply={"derna": 2, "benghazi": 2}, control={"benghazi": "ger", "cairo": "uk"})
+    s, _ = play(s, "axis", "declare benghazi derna")
+    s, _ = play(s, "axis", "done")
+    s, _ = play(s, "axis", "resolve derna")
+    s, _ = play(s, "allies", "fight", ScriptedDice([9, 9, 9, 1]))  # Germany misses; the gun hits
+    assert R.prompt(s).kind == "att_casualties" and "tanks where possible" in R.prompt(s).text
+    assert [o.text() for o in R.legal_orders(s, "axis")] == ["casualties 1 tank"]
+    refused(s, "axis", "casualties 1 inf", "casualties")
+    s, _ = play(s, "axis", "casualties 1 tank")
+    s, _ = play(s, "axis", "press")
+    assert [u.type for u in s.units if u.at == "benghazi"] == ["ger.infantry"] * 2
+    s, _ = play(s, "allies", "fight", ScriptedDice([9, 9, 1]))  # round 2: an ordinary hit, one infantry falls
+    assert [u.type for u in s.units if u.at == "benghazi"] == ["ger.infantry"] and s.battle["def_tank_hits"] == 0
+
+
+def test_vichy_surrendering_to_a_uk_scout_car_beside_the_landing_force_disband_over_the_limit():
+    """RLP round 7: a UK scout car attacks Algiers, where the Torch landing force waits with
+    the Vichy units; the Vichy score no hit and surrender, and the Free French beyond the
+    stacking limit disband (L487-489, L1071-1073; RULINGS: Torch)."""
+    s = position("uk", "combat_move",
+                 [("vichy", "fra.infantry", "algiers", 2), ("vichy", "fra.tank", "algiers", 1),
+                  ("uk", "uk.infantry", "algiers", 3), ("us", "us.infantry", "algiers", 3),
+                  ("uk", "uk.scout_car", "laghouat", 1), ("ger", "ger.infantry", "tripoli", 1)],
+                 control={"tripoli": "ita"}, round_=7)
+    s.scenario_attacks = [{"target": "algiers", "powers": ["us", "uk"], "controller_if_won": "us"}]
+    s, _ = play(s, "allies", "declare laghouat algiers")
+    s, _ = play(s, "allies", "done")
+    s, ev = play(s, "allies", "resolve algiers", ScriptedDice([9, 9, 9, 9]))
+    limit = 8
+    assert sum(1 for u in s.units if u.at == "algiers") == limit
+    assert at(s, "algiers") == {"fra.infantry": 2, "uk.infantry": 3, "us.infantry": 3}
+    assert any("disband" in e.text for e in ev) and R.invariant_problems(s) == []
+
+
+def test_a_torch_landing_force_takes_its_territory_where_it_stands_leaving_the_rest_of_the_limit():
+    """Round 7: 6 US infantry attack Algiers from Oran while the landing force (3 UK and 3
+    US infantry) fights there. After the win only 2 of the 6 from Oran fit (L487-489, L853)."""
+    s = position("us", "combat_move",
+                 [("vichy", "fra.infantry", "algiers", 1), ("uk", "uk.infantry", "algiers", 3),
+                  ("us", "us.infantry", "algiers", 3), ("us", "us.infantry", "oran", 6),
+                  ("ger", "ger.infantry", "tripoli", 1)],
+                 supply={"oran": 2, "algiers": 2}, control={"tripoli": "ita"}, round_=7)
+    s.scenario_attacks = [{"target": "algiers", "powers": ["us", "uk"], "controller_if_won": "us"}]
+    s, _ = play(s, "allies", "declare oran algiers")
+    s, _ = play(s, "allies", "done")
+    s, _ = play(s, "allies", "resolve algiers from oran", ScriptedDice([1] * 12 + [9]))
+    assert R.prompt(s).kind == "advance" and s.battle["room"] == 2
+    outside = [u.id for u in s.units if u.at == "oran"]
+    assert [o.text() for o in R.legal_orders(s, "allies")] == [f"advance {outside[0]} {outside[1]}"]
+    refused(s, "allies", "advance 3 inf", "Conclude Combat")
+    s, _ = play(s, "allies", "advance 2 inf")
+    assert sum(1 for u in s.units if u.at == "algiers") == 8 and s.control["algiers"] == "us"
+    assert R.invariant_problems(s) == []

@@ -109,3 +109,21 @@ def test_l968_when_every_blitzer_is_turned_back_the_territory_is_not_captured():
     assert any("not captured" in e.text for e in ev)
     s, _ = play(s, "axis", "done")  # turned-back blitzers need not attack
     assert s.phase == "combat"
+
+
+def test_us_and_free_french_infantry_are_turned_back_by_the_one_word_infantry():
+    """The US attacks with 2 US infantry, 1 Free French infantry and 1 tank: 3 hits may
+    fall on the three infantry, named together as 'infantry' (L968)."""
+    s = position("us", "combat_move",
+                 [("us", "us.infantry", "tobruk", 2), ("free_french", "fra.infantry", "tobruk", 1),
+                  ("us", "us.tank", "tobruk", 1), ("ger", "ger.infantry", "mersa_matruh", 1)],
+                 supply={"tobruk": 1}, control={"tobruk": "uk", "cairo": "uk"}, round_=8)
+    s.land_mines = [{"territory": "mersa_matruh", "facing": "tobruk", "tokens": [2]}]
+    s, _ = play(s, "allies", "declare tobruk mersa_matruh")
+    s, _ = play(s, "allies", "done")
+    s, _ = play(s, "axis", "detonate 1", ScriptedDice([1, 2, 3]))
+    assert R.prompt(s).kind == "turnback"
+    legal = [o.text() for o in R.legal_orders(s, "allies")]
+    assert legal == ["turnback 3 infantry", "turnback 2 infantry 1 tank"]
+    s, _ = play(s, "allies", "turnback 3 infantry")
+    assert [u.type for u in s.units if u.id in s.attacks[0]["units"]] == ["us.tank"]

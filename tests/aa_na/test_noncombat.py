@@ -106,3 +106,16 @@ def test_sea_units_move_through_friendly_zones_only_but_submarines_slip_through(
     assert at(s, "sz15", "uk") == {"uk.submarine": 1}
     s, _ = play(s, "allies", "move 1 destroyer sz13 sz12")
     assert at(s, "sz12") == {"uk.destroyer": 1}
+
+
+def test_a_truck_loads_where_it_starts_and_on_its_way_but_not_where_it_stops():
+    """L1211: cargo joins the truck at its start or at any space it passes; nothing is
+    loaded at the end of its move."""
+    s = ncm([("ger", "ger.truck", "tripoli", 1), ("ger", "ger.infantry", "misurata", 1),
+             ("ger", "ger.artillery", "sirte", 1)], supply={"tripoli": 2, "misurata": 3})
+    refused(s, "axis", "move 1 truck tripoli misurata sirte carry 1 artillery", "Land Transport")
+    refused(s, "axis", "move 1 truck tripoli misurata sirte carry 6 supply", "Land Transport")
+    s, _ = play(s, "axis", "move 1 truck tripoli misurata sirte carry 1 inf 4 supply")
+    assert at(s, "sirte") == {"ger.truck": 1, "ger.infantry": 1, "ger.artillery": 1}
+    assert s.supply.get("tripoli", 0) == 0 and s.supply["misurata"] == 1 and s.supply["sirte"] == 4
+    refused(s, "axis", "move 1 inf sirte el_agheila", "Land Unit Movement")  # carried: it may not move on its own

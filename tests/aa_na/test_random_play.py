@@ -22,11 +22,16 @@ class SeededDice:
         return self.rng.randint(1, sides)
 
 
-def play_random(scenario: str, players: int, seed: int) -> tuple[object, int]:
+#: every optional rule that can be switched on (L1365-1441), with a bid for the Axis
+ALL_OPTIONS = {"reinforcing_attacks": True, "tiger_tanks": True, "air_transport": True, "suez_mines": True, "us_landing_choice": True,
+               "anzac": True, "strategic_reserve": True, "break_draws": True}
+
+
+def play_random(scenario: str, players: int, seed: int, options: dict | None = None) -> tuple[object, int]:
     """One game to its end; returns the final state and the number of orders played."""
     rng = random.Random(seed)
     dice = SeededDice(random.Random(seed + 1))
-    state = R.setup(scenario, {"players": players}, dice)
+    state = R.setup(scenario, {"players": players, **(options or {})}, dice)
     for n in range(1, MAX_ORDERS + 1):
         p = R.prompt(state)
         if p.role is None:
@@ -50,6 +55,13 @@ def test_random_games_reach_the_end(scenario, players, seed):
     state, n = play_random(scenario, players, seed)
     assert state.over and n > 0
     assert R.result(state) is not None and R.result(state).text == state.result_text
+
+
+@pytest.mark.parametrize(("scenario", "players", "seed"), [("rlp", 4, 6), ("ot", 3, 7)])
+def test_random_games_with_every_optional_rule_reach_the_end(scenario, players, seed):
+    bid = {"ita": 4} if scenario == "ot" else {"ger": 2, "ita": 2}
+    state, n = play_random(scenario, players, seed, {**ALL_OPTIONS, "bid": bid})
+    assert state.over and n > 0
 
 
 def test_a_random_game_plays_the_same_twice():

@@ -123,3 +123,55 @@ def test_a_sea_combat_move_stops_on_entering_a_hostile_zone_and_ends_in_attack_p
     s, _ = play(s, "allies", "move 1 destroyer sz13 sz15")
     s, _ = play(s, "allies", "done")
     assert [a["target"] for a in s.attacks] == ["sz15"]
+
+
+# -- bombers' Targeted Attack - Sea Units (L1247-1249) -------------------------------------
+
+
+def test_stuka_hits_aimed_at_a_destroyer_fall_there_as_far_as_they_can():
+    """Two Stukas hit twice and aim both at the destroyer: it takes one, the other falls as
+    an ordinary hit, here on the battleship (L1247)."""
+    s = position("ger", "combat_move", [("ger", "ger.bomber", "sicily", 2), ("uk", "uk.destroyer", "sz16", 1),
+                                        ("uk", "uk.battleship", "sz16", 1), *ASHORE], control=CONTROL)
+    s, _ = play(s, "axis", "move 2 bomber sicily sz16")
+    s, _ = play(s, "axis", "done")
+    s, _ = play(s, "axis", "resolve sz16", ScriptedDice([1, 2]))
+    p = R.prompt(s)
+    assert p.kind == "sea_targets" and p.role == "axis"
+    assert [o.text() for o in R.legal_orders(s, "axis")] == ["target", "target 2 battleship", "target 2 destroyer"]
+    refused(s, "axis", "target 1 transport", "L1247-1249")  # no convoy here
+    refused(s, "axis", "target 3 destroyer", "L1247-1249")
+    s, _ = play(s, "axis", "target 2 destroyer", ScriptedDice([9, 9]))  # the defenders miss
+    assert at(s, "sz16", "uk") == {"uk.battleship": 1}
+    assert [u.hits for u in s.units if u.type == "uk.battleship"] == [1]
+
+
+def test_without_aiming_the_defender_may_put_both_hits_on_the_battleship():
+    s = position("ger", "combat_move", [("ger", "ger.bomber", "sicily", 2), ("uk", "uk.destroyer", "sz16", 1),
+                                        ("uk", "uk.battleship", "sz16", 1), *ASHORE], control=CONTROL)
+    s, _ = play(s, "axis", "move 2 bomber sicily sz16")
+    s, _ = play(s, "axis", "done")
+    s, _ = play(s, "axis", "resolve sz16", ScriptedDice([1, 2]))
+    s, _ = play(s, "axis", "target")
+    assert {o.text() for o in R.legal_orders(s, "allies")} == {"casualties 2 battleship",
+                                                                "casualties 1 battleship 1 destroyer"}
+
+
+def test_a_stuka_may_aim_at_the_transports_past_an_escort():
+    """A convoy of 2 UK infantry escorted by a destroyer: the aimed hit sinks a transport
+    and both infantry although the destroyer is still afloat (L1249)."""
+    s = position("ger", "combat_move", [("ger", "ger.bomber", "sicily", 1), ("uk", "uk.destroyer", "malta_csz", 1),
+                                        ("uk", "uk.infantry", "malta_csz", 2), *ASHORE], control=CONTROL)
+    s, _ = play(s, "axis", "move 1 bomber sicily sz16 malta_csz")
+    s, _ = play(s, "axis", "done")
+    s, _ = play(s, "axis", "resolve malta_csz", ScriptedDice([3]))
+    assert sea_kinds(s) == ["destroyer", "transport"]
+    s, _ = play(s, "axis", "target 1 transport", ScriptedDice([9]))
+    assert at(s, "malta_csz", "uk") == {"uk.destroyer": 1}
+
+
+def sea_kinds(s):
+    from engine.games.aa_na.context import Ctx
+    from engine.games.aa_na.sea_combat import aim_kinds
+
+    return aim_kinds(Ctx(s, None))

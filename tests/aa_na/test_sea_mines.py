@@ -46,3 +46,69 @@ def test_t11_a_miss_does_nothing_but_the_token_is_gone():
     s, _ = play(s, "allies", "detonate 1", ScriptedDice([4]))
     assert at(s, "tripoli_csz") == {"ita.infantry": 3, "ita.artillery": 1}
     assert not s.sea_mines["tripoli_csz"] and s.convoy_supply["tripoli_csz"]["ita"] == 5
+
+
+# -- sea units moving into mined zones in Phases 3 and 5 (L982-986) ------------------------
+
+ASHORE = [("uk", "uk.infantry", "cairo", 1), ("ita", "ita.infantry", "tripoli", 1)]
+CONTROL = {"cairo": "uk", "tripoli": "ita", "tobruk": "uk"}
+
+
+def refused(s, role, text, rule_word):
+    before = R.dump_state(s)
+    with pytest.raises(IllegalOrder) as e:
+        play(s, role, text)
+    assert rule_word in e.value.rule, e.value.rule
+    assert R.dump_state(s) == before
+
+
+def mined_path():
+    """A UK destroyer in SZ 29 and a battleship already in SZ 27, which Italy has mined with
+    2 tokens; an Italian destroyer waits in SZ 25 to be attacked."""
+    s = position("uk", "combat_move", [("uk", "uk.destroyer", "sz29", 1), ("uk", "uk.battleship", "sz27", 1),
+                                       ("ita", "ita.destroyer", "sz25", 1), *ASHORE], control=CONTROL)
+    s.sea_mines = {"sz27": {"ita": 2}}
+    return s
+
+
+def test_a_sea_move_may_not_pass_through_a_mined_zone_it_stops_there():
+    s = mined_path()
+    refused(s, "allies", "move 1 destroyer sz29 sz27 sz25", "L982-986")
+    s, _ = play(s, "allies", "move 1 destroyer sz29 sz27")
+    p = R.prompt(s)
+    assert p.kind == "seamines" and p.role == "axis" and [o.text() for o in R.legal_orders(s, "axis")] == [
+        "detonate 0", "detonate 1", "detonate 2"]
+
+
+def test_a_mine_hit_falls_on_the_unit_that_moved_in_not_on_the_one_already_there():
+    s = mined_path()
+    s, _ = play(s, "allies", "move 1 destroyer sz29 sz27")
+    s, _ = play(s, "axis", "detonate 2", ScriptedDice([3, 8]))  # one hit: the destroyer is the only new unit
+    assert at(s, "sz27") == {"uk.battleship": 1} and not s.sea_mines.get("sz27")
+    assert [u.hits for u in s.units if u.type == "uk.battleship"] == [0]
+    assert R.prompt(s).kind == "combat_move"
+
+
+def test_survivors_move_on_with_what_is_left_of_their_move_and_must_reach_an_attack_position():
+    s = mined_path()
+    s, _ = play(s, "allies", "move 1 destroyer sz29 sz27")
+    s, _ = play(s, "axis", "detonate 1", ScriptedDice([7]))  # a miss; one token is left
+    assert s.sea_mines["sz27"] == {"ita": 1}
+    refused(s, "allies", "done", "L982-986")  # it can still reach the Italian destroyer
+    legal = [o.text() for o in R.legal_orders(s, "allies") if o.verb == "move" and "destroyer" not in o.text()]
+    assert any(t.endswith("sz27 sz25") for t in legal), legal
+    refused(s, "allies", "move 1 destroyer sz27 sz25 sz22 sz20", "Phase 3")  # 2 of its 4 spaces are left
+    s, _ = play(s, "allies", "move 1 destroyer sz27 sz25")
+    s, _ = play(s, "allies", "done")
+    assert [a["target"] for a in s.attacks] == ["sz25"]
+
+
+def test_no_sea_unit_enters_the_same_zone_twice_in_a_phase():
+    s = mined_path()
+    s.phase = "noncombat"
+    s, _ = play(s, "allies", "move 1 destroyer sz29 sz27")  # Phase 5: a noncombat move stops on the mines too
+    assert R.prompt(s).kind == "seamines"
+    s, _ = play(s, "axis", "detonate 0")
+    refused(s, "allies", "move 1 destroyer sz27 sz29 sz27", "L982-986")
+    s, _ = play(s, "allies", "move 1 destroyer sz27 sz30")
+    assert at(s, "sz30") == {"uk.destroyer": 1}

@@ -129,7 +129,9 @@ def test_invariant_problems_name_what_can_never_be_true():
     bad.units[0].airborne = True
     bad.control["siwa"] = "uk"
     bad.supply["tobruk"] = -1
+    bad.sea_mines = {"sz5": {"uk": 7}, "sz6": {"ger": -1}}
     text = " | ".join(R.invariant_problems(bad))
     for part in ("a sea unit, is on land", "tobruk: allies over the stacking limit", "still in the air",
-                 "control marker on siwa", "negative supply in tobruk"):
+                 "control marker on siwa", "negative supply in tobruk", "7 sea mine tokens of allies",
+                 "negative sea mines in sz6"):
         assert part in text, part

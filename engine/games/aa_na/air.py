@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import deque
 
+from engine.games.aa_na import optional
 from engine.games.aa_na.context import Ctx, chart, has, listing, refuse
 from engine.games.aa_na.orders import Casualties, Move
 from engine.games.aa_na.state import SIDE, Unit
@@ -137,6 +138,7 @@ def combat_fly(ctx: Ctx, order: Move) -> None:
         u.moved = used
         u.path = list(path)
         u.airborne = True
+    optional.check_reserve(ctx)
     ctx.log("move", f"{ctx.who(ctx.power)} flies {len(movers)} air unit(s) from {ctx.name(start)} to attack "
             f"{ctx.name(end)}.", units=[u.id for u in movers], path=path)
 
@@ -189,11 +191,10 @@ def flight_left(u: Unit) -> int:
 def noncombat_fly(ctx: Ctx, order: Move) -> None:
     """Land air units: those that attacked use what their combat move left; the others
     may move their whole allowance, ending in a landing territory (L895-897)."""
-    if order.cargo:
-        raise refuse(R_LAND, "Air units carry nothing in this game's standard rules.")
     path = [ctx.find(w, R_LAND) for w in order.path]
     start, end = path[0], path[-1]
     movers = _movers(ctx, order, start, R_LAND, lambda u: u.airborne or (not u.moved and not u.ncm))
+    cargo = optional.airlift(ctx, movers, start, order.cargo) if order.cargo else []
     left = min(flight_left(u) for u in movers)
     used = _path_cost(ctx, path, left, R_LAND)
     if used > left:
@@ -202,13 +203,16 @@ def noncombat_fly(ctx: Ctx, order: Move) -> None:
         raise refuse(R_LAND, f"Air units may not land in {ctx.name(end)}: only territories a friendly power "
                      "controlled at the start of the turn (L897).",
                      f"Within reach: {listing(ctx.name(t) for t in landing_within(ctx, start, left, len(movers)))}.")
-    if ctx.stacked(end, ctx.side) + len(movers) > ctx.limit(end):
+    if ctx.stacked(end, ctx.side) + len(movers) + len(cargo) > ctx.limit(end):
         raise refuse("North Africa: Stacking Limits (L487-491)",
                      f"{ctx.name(end)} takes at most {ctx.limit(end)} combat land and air units of a side.")
     for u in movers:
         u.at = end
         u.moved += used
         u.airborne = False
+        u.ncm = True
+    for u in cargo:
+        u.at = end
         u.ncm = True
     ctx.log("move", f"{ctx.who(ctx.power)} lands {len(movers)} air unit(s) in {ctx.name(end)}.",
             units=[u.id for u in movers], path=path)

@@ -2,8 +2,8 @@
 
 Combat moves of land units (L636-640), blitzing (L644-648) and the declaration of land
 attacks with their supply cost (L694-722). Air and sea moves are in ``air`` and
-``sea_move``, land mines going off after the declarations (L722) in ``mines``; mines going
-off under blitzers as they cross (L962) are not built.
+``sea_move``, land mines going off after the declarations (L722) and under blitzers as they
+cross (L962) in ``mines``.
 """
 
 from __future__ import annotations
@@ -49,9 +49,12 @@ def pick(ctx: Ctx, at: str, units: dict[str, int], ids: list[str], rule: str, ok
     """The active power's units in ``at`` named by an order; ``ok`` says which may act."""
     power = ctx.power
     here = [u for u in ctx.units_at(at) if ctx.mine(u)]
-    if at in {a["target"] for a in ctx.state.scenario_attacks}:
-        raise refuse(R_TORCH, f"The landing forces in {ctx.name(at)} attack only there, in Phase 4 of the "
-                     "United States' turn (L1034-1035, L1052-1055).")
+    torch = next((a for a in ctx.state.scenario_attacks if a["target"] == at), None)
+    if torch:  # the landing force itself stays put; air units that attacked there may land
+        here = [u for u in here if u.airborne or ctx.kind(u) != "land" or u.power not in torch["powers"]]
+        if not here:
+            raise refuse(R_TORCH, f"The landing forces in {ctx.name(at)} attack only there, in Phase 4 of the "
+                         "United States' turn (L1034-1035, L1052-1055).")
     chosen: list[Unit] = []
     for i in ids:
         u = next((x for x in here if x.id == i), None)

@@ -9,7 +9,7 @@ escorts (L944) is ``air.escort_fly``.
 
 from __future__ import annotations
 
-from engine.games.aa_na import pack, sea_mines
+from engine.games.aa_na import optional, pack, sea_mines
 from engine.games.aa_na.context import Ctx, chart, listing, refuse
 from engine.games.aa_na.convoys import route_open
 from engine.games.aa_na.orders import Deploy
@@ -37,8 +37,9 @@ def open_convoys(ctx: Ctx, power: str) -> list[str]:
             continue  # only through the Atlantic (L925)
         if s.round == 7 and s.scenario == "ot" and power == "ita" and c.id != "tripoli_csz":
             continue  # L1056
-        if s.round == 7 and power == "us" and ctx.controller("casablanca") == "us" and c.id != "casablanca_csz":
-            continue  # L1038, L1058
+        if (s.round == 7 and power == "us" and ctx.controller("casablanca") == "us" and c.id != "casablanca_csz"
+                and not optional.on(s, "us_landing_choice")):
+            continue  # L1038, L1058; the optional Choice of US Landing Zones lifts it (L1415-1417)
         out.append(c.id)
     return out
 
@@ -57,7 +58,7 @@ def places(ctx: Ctx, tid: str, source: str | None) -> list[str]:
         row = chart()[tid]
         if row.kind == "air" or row.type == "aaa" or (power == "ger" and row.type == "anti_tank_gun"):
             out += list(pack.load_board().pack.axis_island_deploy)  # L936
-    return out
+    return out + ([] if source else optional.extra_places(ctx, tid))
 
 
 def deploy(ctx: Ctx, order: Deploy) -> None:
@@ -86,6 +87,11 @@ def deploy(ctx: Ctx, order: Deploy) -> None:
             rule = R_SEA if tid != "supply" and chart()[tid].kind == "sea" else R_DEPLOY
             raise refuse(rule, f"{name} may not be deployed to {ctx.name(to)}.",
                          f"It may go to: {listing(ctx.name(t) for t in ok)}.")
+    if to == optional.ANZAC_ZONE and ctx.power == "uk":
+        if set(wanted) != {"uk.infantry"} or wanted["uk.infantry"] > 1:
+            raise refuse("North Africa: Optional Rules, ANZAC Reinforcements (L1419-1421)",
+                         "One UK infantry a turn goes straight to the Indian Ocean convoy zone, nothing else.")
+        s.bought["anzac"] = True
     sp = ctx.board.spaces[to]
     if sp.kind == "territory":
         add = sum(n for t, n in wanted.items() if t != "supply" and chart()[t].combat)

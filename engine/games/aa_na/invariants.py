@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from engine.games.aa_na import pack
 from engine.games.aa_na.context import Ctx
-from engine.games.aa_na.state import PHASES
+from engine.games.aa_na.state import PHASES, SIDE
 
 
 def problems(ctx: Ctx) -> list[str]:
     """What can never be true: units off the board or in spaces of the wrong kind, a side
     over a stacking limit (L487-491), markers where none may stand (L485), negative
-    supply, air units in the air outside their power's Phases 3-5, a battle naming units
-    that are gone."""
+    supply or sea mines, more sea mine tokens than exist (L589), air units in the air outside
+    their power's Phases 3-5, a battle naming units that are gone."""
     state = ctx.state
     board = ctx.board
     convoy_zones = {c.id for c in pack.load_board().pack.convoys}
@@ -42,6 +42,12 @@ def problems(ctx: Ctx) -> list[str]:
     out += [f"negative supply in {k}" for k, v in state.supply.items() if v < 0]
     out += [f"negative convoy supply in {k}" for k, d in state.convoy_supply.items() for v in d.values() if v < 0]
     out += [f"negative reserve of {t} for {p}" for p, d in state.reserves.items() for t, v in d.items() if v < 0]
+    comps = pack.load_tables().components
+    for side, key in (("axis", "sea_mines_axis"), ("allies", "sea_mines_allied")):
+        n = sum(v for zone in state.sea_mines.values() for p, v in zone.items() if SIDE[p] == side)
+        if n > comps[key]:
+            out.append(f"{n} sea mine tokens of {side} on the board; {comps[key]} exist (L589)")
+    out += [f"negative sea mines in {z}" for z, d in state.sea_mines.items() for v in d.values() if v < 0]
     if state.phase not in PHASES:
         out.append(f"unknown phase {state.phase!r}")
     if state.battle is not None:

@@ -345,7 +345,7 @@ def _auto_casualties(ctx: Ctx, defender: bool) -> None:
     """Take the casualties at once when the choice makes no difference: no hits, every
     unit lost, or one kind of unit only."""
     b = ctx.state.battle
-    hits = b["hits"] if defender else {"any": b["def_hits"]}
+    hits = b["hits"] if defender else _att_hits(b)
     pool = _pool(ctx, defender)
     need = max_assignable(hits, pool)
     types = {u.type for u in pool}
@@ -356,7 +356,7 @@ def _auto_casualties(ctx: Ctx, defender: bool) -> None:
 def casualties(ctx: Ctx, order: Casualties) -> None:
     b = ctx.state.battle
     defender = b["step"] == "def_casualties"
-    hits = b["hits"] if defender else {"any": b["def_hits"]}
+    hits = b["hits"] if defender else _att_hits(b)
     pool = _pool(ctx, defender)
     chosen: list[Unit] = []
     for i in order.ids:
@@ -381,7 +381,7 @@ def casualty_orders(ctx: Ctx, defender: bool, limit: int = 60):
     from itertools import combinations_with_replacement
 
     b = ctx.state.battle
-    hits = b["hits"] if defender else {"any": b["def_hits"]}
+    hits = b["hits"] if defender else _att_hits(b)
     pool = _pool(ctx, defender)
     need = max_assignable(hits, pool)
     by_type: dict[str, list[Unit]] = {}  # by the word an order names them with
@@ -430,10 +430,19 @@ def _names(us: list[Unit]) -> str:
     return ", ".join(f"{n} {t}" for t, n in counts.items())
 
 
+def _att_hits(b: dict[str, Any]) -> dict[str, int]:
+    """The defenders' hits on the attackers: those of defending anti-tank guns in the
+    first round fall on tanks where there are any (L1137)."""
+    tanks = b.get("def_tank_hits", 0)
+    return {"any": b["def_hits"] - tanks, "tank": tanks}
+
+
 def fire_defenders(ctx: Ctx) -> None:
     """Step 3: each fighting defender with a defence value rolls, casualties included.
     Tobruk's bonus (and Mareth's against attacks from Tripoli) rerolls results of 9 and
-    10 once (L495, L807; RULINGS: A14). Then the attacker chooses his casualties."""
+    10 once (L495, L807; RULINGS: A14). Defending anti-tank guns' hits in the first round
+    fall on attacking tanks where there are any ("whether attacking or defending", L1137).
+    Then the attacker chooses his casualties."""
     b = ctx.state.battle
     sp = ctx.board.spaces[b["target"]]
     bonus: tuple[int, ...] = ()
@@ -441,7 +450,7 @@ def fire_defenders(ctx: Ctx) -> None:
         against = sp.defensive_bonus.against
         if against == "all" or (against.startswith("from:") and against[5:] in b["sources"]):
             bonus = tuple(sp.defensive_bonus.reroll)
-    hits = 0
+    hits = tanks = 0
     rolls = []
     for u in sorted(_units(ctx, b["fighting"]), key=_num):
         d = chart()[u.type].defense
@@ -450,7 +459,9 @@ def fire_defenders(ctx: Ctx) -> None:
         r = _roll(ctx, d, bonus, False, f"{u.id} defends")
         rolls.append(str(r))
         hits += r <= d
+        tanks += r <= d and b["round"] == 1 and has(u.type, "Targeted Fire - Tanks")
     b["def_hits"] = hits
+    b["def_tank_hits"] = tanks
     ctx.log("dice", f"The defenders roll {' '.join(rolls) or 'nothing'}: {hits} hit(s).")
     b["step"] = "att_casualties"
     _auto_casualties(ctx, defender=False)

@@ -133,35 +133,45 @@ def cease(ctx: Ctx, order: Cease) -> None:
 def conclude(ctx: Ctx, won: bool) -> None:
     """Step 6: with every defender gone and attacking land units other than scout cars
     left, they move in until all have or the stacking limit is reached (L853); when not
-    all fit, the attacker names those that go. The battle and its arrows end (L859)."""
+    all fit, the attacker names those that go. A Torch landing force already in the
+    territory takes it where it stands and leaves only the rest of the limit to attackers
+    from outside (L1026-1028, L487-489). The battle and its arrows end (L859)."""
     s = ctx.state
     b = s.battle
     target = b["target"]
-    movers = [u for u in _pool(ctx, False) if not is_scout(u) and chart()[u.type].kind == "land"]
+    in_place = _in_place(ctx)
+    movers = advancers(ctx)
+    _disband_over_limit(ctx, target)  # surrendered Vichy beside Allied units standing there
     room = max(ctx.limit(target) - ctx.stacked(target, b["attacker_side"]), 0)
-    if b.get("torch"):  # the landing force already stands in the territory (L1026-1028)
-        room = len(movers)
-        _disband_over_limit(ctx, target)
     if won and movers and len(movers) > room:
         b["step"] = "advance"
         b["room"] = room
         return
     _end(ctx)
-    if won and movers:
-        occupy(ctx, target, movers)
+    if won and (movers or in_place):
+        occupy(ctx, target, in_place + movers)
     else:
         ctx.log("battle", f"{ctx.name(target)} stays in the defender's hands.")
 
 
 def advancers(ctx: Ctx) -> list[Unit]:
-    """Attacking land units other than scout cars: those that may move in (L853)."""
-    return [u for u in _pool(ctx, False) if not is_scout(u) and chart()[u.type].kind == "land"]
+    """Attacking land units other than scout cars outside the territory: those that may
+    move in (L853), within the room the stacking limit leaves."""
+    target = ctx.state.battle["target"]
+    return [u for u in _pool(ctx, False) if not is_scout(u) and chart()[u.type].kind == "land" and u.at != target]
+
+
+def _in_place(ctx: Ctx) -> list[Unit]:
+    """Attacking land units already standing in the territory: a Torch landing force
+    (L1026-1028), which takes it without moving and already counts against its limit."""
+    target = ctx.state.battle["target"]
+    return [u for u in _pool(ctx, False) if chart()[u.type].kind == "land" and u.at == target]
 
 
 def _disband_over_limit(ctx: Ctx, target: str) -> None:
-    """Free French who surrender where the landing force already fills the territory
-    disband beyond its stacking limit: the limit is absolute and no rule moves them
-    (L487-489, L1083; RULINGS: Torch)."""
+    """Free French who surrender where Allied units (a landing force) already fill the
+    territory disband beyond its stacking limit, whoever attacked: the limit is absolute
+    and no rule moves them (L487-489, L1083; RULINGS: Torch)."""
     s = ctx.state
     side = s.battle["attacker_side"]
     extra = ctx.stacked(target, side) - ctx.limit(target)
@@ -170,8 +180,8 @@ def _disband_over_limit(ctx: Ctx, target: str) -> None:
     for u in gone:
         s.units.remove(u)
     if gone:
-        ctx.log("battle", f"{len(gone)} Free French unit(s) in {ctx.name(target)} disband: the landing force fills the "
-                "stacking limit (RULINGS: Torch).")
+        ctx.log("battle", f"{len(gone)} Free French unit(s) in {ctx.name(target)} disband: Allied units already fill "
+                "the stacking limit (RULINGS: Torch).")
 
 
 def advance(ctx: Ctx, order: Advance) -> None:
@@ -188,8 +198,9 @@ def advance(ctx: Ctx, order: Advance) -> None:
     if len(chosen) != b["room"]:
         raise refuse(R_ADVANCE, f"Exactly {b['room']} unit(s) move in: as many as the stacking limit allows (L853).")
     target = b["target"]
+    in_place = _in_place(ctx)
     _end(ctx)
-    occupy(ctx, target, chosen)
+    occupy(ctx, target, in_place + chosen)
 
 
 def _end(ctx: Ctx) -> None:

@@ -137,17 +137,20 @@ def turn_back(ctx: Ctx, order: TurnBack) -> None:
 
 
 def turnback_orders(ctx: Ctx):
+    """For listing: the hits on each kind first, the rest on the others, kinds counted by
+    the word an order names them with (US and Free French infantry are both 'infantry')."""
     item = queue(ctx)[0]
-    pool = _crossing(ctx, item)
-    for t in sorted({u.type for u in pool}):
-        n = min(item["hits"], sum(1 for u in pool if u.type == t))
-        rest = item["hits"] - n
-        units = {t.split(".", 1)[1]: n}
-        for other in sorted({u.type for u in pool} - {t}):
+    words: dict[str, int] = {}
+    for u in _crossing(ctx, item):
+        w = u.type.split(".", 1)[1]
+        words[w] = words.get(w, 0) + 1
+    for first in sorted(words):
+        units = {first: min(item["hits"], words[first])}
+        rest = item["hits"] - units[first]
+        for other in sorted(set(words) - {first}):
             if rest:
-                k = min(rest, sum(1 for u in pool if u.type == other))
-                units[other.split(".", 1)[1]] = k
-                rest -= k
+                units[other] = min(rest, words[other])
+                rest -= units[other]
         yield TurnBack(units=units)
 
 

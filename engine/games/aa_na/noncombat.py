@@ -2,12 +2,13 @@
 truck, Long-Range Patrol of scout cars), air units landing, sea units, the Axis taking
 Vichy territories (L1069) and trucks captured at the end of a move (L746).
 
-Not built: sea mine detonation on moving sea units (L907, L982-994).
+Sea units entering a zone mined by the enemy stop there for the mines (``sea_mines``,
+L982-986) and may then move on.
 """
 
 from __future__ import annotations
 
-from engine.games.aa_na import air
+from engine.games.aa_na import air, sea_mines
 from engine.games.aa_na.combat_move import _check_space, capture_trucks, is_scout, pick
 from engine.games.aa_na.context import Ctx, chart, has, listing, refuse
 from engine.games.aa_na.orders import Move
@@ -85,18 +86,19 @@ def land_move(ctx: Ctx, order: Move) -> None:
             rule = R_LRP if patrol else (R_ROAD if roads else R_NCM)
             raise refuse(rule, f"{chart()[u.type].name} ({u.id}) may move {reach} space(s) now, not {steps}"
                          + ("; 5 only along the coast road, starting on it" if roads and not road else "") + ".")
-    cargo = _load(ctx, movers, start, order.cargo)
-    units = movers + [u for u in cargo if isinstance(u, Unit)]
+    cargo, loads = _load(ctx, movers, path, order.cargo)
+    units = movers + cargo
     combat = sum(1 for u in units if chart()[u.type].combat)
     if ctx.stacked(end, ctx.side) + combat > ctx.limit(end):
         raise refuse("North Africa: Stacking Limits (L487-491)",
                      f"{ctx.name(end)} takes at most {ctx.limit(end)} combat land and air units of a side; "
                      f"{ctx.stacked(end, ctx.side)} are there.")
-    supply = sum(x for x in cargo if isinstance(x, int))
+    supply = sum(loads.values())
+    for t, n in loads.items():
+        s.supply[t] -= n
+        if not s.supply[t]:
+            del s.supply[t]
     if supply:
-        s.supply[start] -= supply
-        if not s.supply[start]:
-            del s.supply[start]
         s.supply[end] = s.supply.get(end, 0) + supply
     for u in units:
         u.at = end
@@ -111,36 +113,44 @@ def land_move(ctx: Ctx, order: Move) -> None:
     _vichy_takeover(ctx, end, units)
 
 
-def _load(ctx: Ctx, movers: list[Unit], start: str, cargo: dict[str, int]) -> list:
+def _load(ctx: Ctx, movers: list[Unit], path: list[str], cargo: dict[str, int]) -> tuple[list[Unit], dict[str, int]]:
     """Trucks carry up to 6 each, a unit or a supply point counting 1: infantry, artillery,
     anti-tank guns and AAA of the truck's power that did not combat move or fight, and
-    supply the side may use (L704, L1209-1213). Loading happens where the trucks start."""
+    supply the side may use (L704, L1209-1213). Cargo is loaded where the trucks start and
+    at any space on the way, never where they stop (L1211): each item from the first space
+    of the path that holds it (RULINGS: loading on the way). Returns the units and the
+    supply taken from each space."""
     if not cargo:
-        return []
+        return [], {}
     s = ctx.state
     if not all(chart()[u.type].type == "truck" for u in movers):
         raise refuse(R_TRUCK, "Only trucks carry cargo, and they move on their own with it.")
     if sum(cargo.values()) > 6 * len(movers):
         raise refuse(R_TRUCK, f"{len(movers)} truck(s) carry at most {6 * len(movers)} units and supply "
                      "tokens (a 5-token counts as five).")
-    out: list = []
+    stops = list(dict.fromkeys(path[:-1]))
+    units: list[Unit] = []
+    supply: dict[str, int] = {}
     for word, n in cargo.items():
         if word == "supply":
-            if not ctx.supply_usable(start, ctx.side) or s.supply.get(start, 0) < n:
-                raise refuse(R_TRUCK, f"{ctx.name(start)} holds {s.supply.get(start, 0)} supply {ctx.side} may "
-                             f"load, not {n} (L704).")
-            out.append(n)
+            for t in stops:
+                if n and ctx.supply_usable(t, ctx.side) and s.supply.get(t, 0):
+                    supply[t] = min(n, s.supply[t])
+                    n -= supply[t]
+            if n:
+                raise refuse(R_TRUCK, f"The trucks' path holds {sum(supply.values())} supply {ctx.side} may load, "
+                             f"not {cargo[word]} (L704, L1211).")
             continue
         if word not in CARGO_TYPES:
             raise refuse(R_TRUCK, f"Trucks carry {listing(w.replace('_', ' ') for w in CARGO_TYPES)} and supply.")
         power = movers[0].power
-        fit = [u for u in ctx.units_at(start) if u.type == f"{power}.{word}" and u.power == power
-               and not u.moved and not u.ncm and u.id not in s.engaged and u not in out]
+        fit = [u for t in stops for u in ctx.units_at(t) if u.type == f"{power}.{word}" and u.power == power
+               and not u.moved and not u.ncm and u.id not in s.engaged and u not in units]
         if len(fit) < n:
-            raise refuse(R_TRUCK, f"{ctx.name(start)} holds {len(fit)} {word.replace('_', ' ')} of the trucks' "
-                         f"power free to be carried, not {n}.")
-        out += fit[:n]
-    return out
+            raise refuse(R_TRUCK, f"The trucks' path holds {len(fit)} {word.replace('_', ' ')} of the trucks' power "
+                         f"free to be carried, not {n} (L1211).")
+        units += fit[:n]
+    return units, supply
 
 
 def _vichy_takeover(ctx: Ctx, end: str, units: list[Unit]) -> None:
@@ -161,14 +171,16 @@ def sail(ctx: Ctx, order: Move) -> None:
     through hostile ones, but stop on entering a zone with an enemy destroyer (L903, L1297);
     only Axis sea units cross the Strait of Messina (L527); the Suez Canal zone is entered
     only from the Indian Ocean zone (L507), the Atlantic and Indian Ocean zones only by the
-    UK (RULINGS: A15)."""
+    UK (RULINGS: A15); a zone mined by the enemy stops them until its mines are settled
+    (L984)."""
     path = [ctx.find(w, R_SEA) for w in order.path]
     movers = pick(ctx, path[0], order.units, order.ids, R_SEA,
-                  lambda u: chart()[u.type].kind == "sea" and not u.moved and not u.ncm and u.id not in ctx.state.engaged)
+                  lambda u: chart()[u.type].kind == "sea" and (sea_mines.may_go_on(ctx, u) or (
+                      not u.moved and not u.ncm and u.id not in ctx.state.engaged)))
     if not movers or len(path) < 2:
         raise refuse(R_SEA, "Name the sea units and where they go.")
-    if len(path) - 1 > min(chart()[u.type].movement for u in movers):
-        raise refuse(R_SEA, f"These sea units move at most {min(chart()[u.type].movement for u in movers)} spaces.")
+    if len(path) - 1 > min(sea_mines.budget(ctx, u) for u in movers):
+        raise refuse(R_SEA, f"These sea units move at most {min(sea_mines.budget(ctx, u) for u in movers)} more space(s).")
     subs = all(chart()[u.type].type == "submarine" for u in movers)
     board = ctx.board
     for i, (a, b) in enumerate(zip(path, path[1:], strict=False)):
@@ -189,11 +201,13 @@ def sail(ctx: Ctx, order: Move) -> None:
                 raise refuse(R_SEA, f"Submarines stop on entering {ctx.name(b)}: an enemy destroyer is there (L903).")
         elif ctx.hostile(b, ctx.side):
             raise refuse(R_SEA, f"{ctx.name(b)} is hostile: sea units make noncombat moves through friendly zones only (L903).")
+    sea_mines.check_path(ctx, movers, path)
     for u in movers:
         u.at = path[-1]
         u.ncm = True
     ctx.log("move", f"{ctx.who(ctx.power)} moves {len(movers)} sea unit(s) from {ctx.name(path[0])} to "
             f"{ctx.name(path[-1])}.", units=[u.id for u in movers], path=path)
+    sea_mines.moved(ctx, movers, path)
 
 
 def done(ctx: Ctx) -> None:
@@ -218,6 +232,7 @@ def legal_moves(ctx: Ctx):
             if key not in seen:
                 seen.add(key)
                 yield Move(ids=[u.id], path=[u.at, t])
+    yield from _airlifts(ctx)
     for u in ctx.state.units:
         if not ctx.mine(u) or u.airborne:
             continue
@@ -239,3 +254,21 @@ def legal_moves(ctx: Ctx):
                 load = min(ctx.state.supply.get(u.at, 0), 6)
                 if load:
                     yield Move(units={word: 1}, path=[u.at, b], cargo={"supply": load})
+
+
+def _airlifts(ctx: Ctx):
+    """With Air Transport (L1405): a bomber in Italy carrying one unit to each landing
+    territory in reach."""
+    from engine.games.aa_na.optional import AIRLIFT_TYPES, on
+
+    if not on(ctx.state, "air_transport"):
+        return
+    here = ctx.units_at("italy")
+    bomber = next((u for u in here if u.power == ctx.power and chart()[u.type].type == "bomber"
+                   and not u.moved and not u.ncm), None)
+    words = sorted({chart()[u.type].type for u in here if u.power == ctx.power and may_move(ctx, u)} & set(AIRLIFT_TYPES))
+    if bomber is None or not words:
+        return
+    for t in [t for t in air.landing_within(ctx, "italy", air.flight_left(bomber), 2) if t != "italy"]:
+        for w in words:
+            yield Move(ids=[bomber.id], path=["italy", t], cargo={w: 1})

@@ -28,6 +28,8 @@ fight [SPACE] | withdraw [stay]  the defender fights (paying 1 supply, from SPAC
 casualties UNITS                 the casualties of the hits just scored (steps 2-3)
 retreat TO [UNITS]               where retreating defenders go (step 4)
 press [UNITS] | cease            the attacker presses on (UNITS withdraw) or stops (step 5)
+reinforce FROM UNITS             with the optional Reinforcing Land Attacks, land units in FROM
+                                 join the battle before the attacker presses (step 5)
 advance UNITS                    the units that move in when not all fit (step 6)
 deploy UNITS [from STAGING] TO   deploy reinforcements (and ``N supply``) from the
                                  Reinforcements Zone, or redeploy them from the staging
@@ -238,6 +240,16 @@ class Press(Order):
         return " ".join(["press", *units_text(self.units, self.ids)])
 
 
+class Reinforce(Order):
+    verb: Literal["reinforce"] = "reinforce"
+    source: str
+    units: dict[str, int] = {}
+    ids: list[str] = []
+
+    def text(self) -> str:
+        return " ".join(["reinforce", self.source, *units_text(self.units, self.ids)])
+
+
 class Cease(Order):
     verb: Literal["cease"] = "cease"
 
@@ -330,7 +342,7 @@ class Done(Order):
 
 ORDERS: dict[str, type[Order]] = {
     c.model_fields["verb"].default: c for c in (Buy, Supply, LandMine, SeaMine, Repair, Move, Blitz, Declare, Resolve, Fight, Withdraw,
-        Casualties, RetreatTo, Press, Cease, Advance, Deploy, Detonate, TurnBack, Submerge, Cargo, Escape, Target, Done)
+        Casualties, RetreatTo, Press, Reinforce, Cease, Advance, Deploy, Detonate, TurnBack, Submerge, Cargo, Escape, Target, Done)
 }
 
 
@@ -457,6 +469,11 @@ def parse_order(text: str) -> Order:
         if left or (verb != "press" and not (units or ids)):
             raise _bad(f"Write '{verb} UNITS', e.g. '{verb} 2 inf' or unit ids.")
         return ORDERS[verb](units=units, ids=ids)
+    if verb == "reinforce":
+        units, ids, left = _units(rest[1:])
+        if not rest or left or not (units or ids):
+            raise _bad("Write 'reinforce FROM UNITS', e.g. 'reinforce tobruk 2 inf'.")
+        return Reinforce(source=rest[0], units=units, ids=ids)
     if verb == "retreat":
         if not rest:
             raise _bad("Write 'retreat TO [UNITS]'.")

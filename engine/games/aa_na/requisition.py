@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.games.aa_na import pack
+from engine.games.aa_na import optional, pack
 from engine.games.aa_na.context import Ctx, chart, listing, refuse
 from engine.games.aa_na.orders import Buy, LandMine, SeaMine, Supply
 from engine.games.aa_na.state import SIDE
@@ -38,6 +38,10 @@ def begin(ctx: Ctx) -> None:
                 continue
         total += sp.rp
         parts.append(f"{sp.rp} {sp.name}")
+    bid = optional.bid_rp(ctx)
+    if bid:
+        total += bid
+        parts.append(f"{bid} from the bid (L1373)")
     s.rp = total
     s.bought = {"supply": 0, "land_mines": [], "sea_mines": [], "french": []}
     ctx.log("income", f"{ctx.who(power)} has {total} RP to spend ({' + '.join(parts)}).", rp=total)
@@ -75,13 +79,12 @@ def buy(ctx: Ctx, order: Buy) -> None:
         row = rows[tid]
         if row.cost is None:
             raise refuse(R_REQ, f"The {row.name} cannot be requisitioned (L567: Shermans come only by Lend-Lease).")
-        if row.optional and not s.options.get(row.optional):
-            raise refuse(R_REQ, f"The {row.name} is used only with the optional rule {row.optional!r}.")
+        used, pieces = optional.check_unit(ctx, tid, n) if row.optional else (in_play(ctx, tid), row.pieces)
         if power == "us" and row.kind == "air" and s.round == 7:
             raise refuse(R_US_AIR, "The United States may not requisition air units in round 7.")
         aside = s.set_aside.get(tid, 0)
-        if in_play(ctx, tid) + aside + n > row.pieces:
-            raise refuse(R_LIMITS, f"Only {row.pieces} {row.name} pieces exist; {in_play(ctx, tid)} are in play"
+        if used + aside + n > pieces:
+            raise refuse(R_LIMITS, f"Only {pieces} {row.name} pieces exist; {used} are in play"
                          + (f" and {aside} set aside (L1008)." if aside else "."))
         cost += row.cost * n
     if cost > s.rp:
@@ -197,7 +200,7 @@ def sea_mine(ctx: Ctx, order: SeaMine) -> None:
         raise refuse(R_SEA_MINE, f"{ctx.name(z)} holds enemy combat sea units.")
     if any(SIDE[p] != side and z in zones for p, zones in board.sea_deploy_zones.items()):
         raise refuse(R_SEA_MINE, f"{ctx.name(z)} is an enemy sea unit deployment zone.")
-    if side == "axis" and z in board.no_axis_sea_mines:
+    if side == "axis" and z in board.no_axis_sea_mines and not optional.suez_mine(ctx, z):
         raise refuse(R_SEA_MINE, f"The Axis may not deploy sea mines in {ctx.name(z)}.")
     if z in s.bought["sea_mines"]:
         raise refuse(R_SEA_MINE, f"{ctx.who(power)} already deployed a sea mine in {ctx.name(z)} this turn.")

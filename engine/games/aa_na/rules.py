@@ -4,9 +4,10 @@ orders are legal, and applying one (ARCHITECTURE: The rules contract).
 Each phase lives in its own module: ``convoys`` (Phase 1), ``requisition`` (2),
 ``combat_move``, ``air``, ``sea_move`` and ``mines`` (3), ``conclude``, ``land_combat``,
 ``land_conclude``, ``air`` and ``sea_combat`` (4), ``noncombat`` (5), ``deploy`` (6), with
-``events`` for the round track and ``victory`` for the end of the game. What is left is
-listed in RULINGS.md, "State of the engine". Not registered in engine/core/registry.py
-yet.
+``events`` for the round track, ``victory`` for the end of the game and ``optional`` for
+the optional rules (L1365-1441); ``dispatch`` hands each order to its rule. RULINGS.md,
+"Section by section", maps the rulebook onto them. Not registered in
+engine/core/registry.py yet.
 
 Roles are players; the number of players (2 to 4, option ``players``) decides who runs
 which powers (The Combatants, L277-301).
@@ -23,7 +24,6 @@ from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_
 from engine.games.aa_na import (
     air,
     combat_move,
-    conclude,
     convoys,
     deploy,
     events,
@@ -32,6 +32,7 @@ from engine.games.aa_na import (
     land_conclude,
     mines,
     noncombat,
+    optional,
     pack,
     requisition,
     sea_combat,
@@ -39,23 +40,23 @@ from engine.games.aa_na import (
     sea_move,
     victory,
 )
-from engine.games.aa_na.context import Ctx, chart, listing, refuse
+from engine.games.aa_na.context import Ctx, chart, listing
+from engine.games.aa_na.dispatch import R_SEQ
+from engine.games.aa_na.dispatch import dispatch as _dispatch
 from engine.games.aa_na.orders import (
     Advance,
-    Blitz,
     Buy,
     Cargo,
     Casualties,
     Cease,
-    Declare,
     Deploy,
     Detonate,
     Done,
     Escape,
     Fight,
     LandMine,
-    Move,
     Press,
+    Reinforce,
     Repair,
     Resolve,
     RetreatTo,
@@ -63,7 +64,6 @@ from engine.games.aa_na.orders import (
     Submerge,
     Supply,
     Target,
-    TurnBack,
     Withdraw,
     load_order,
     parse_order,
@@ -71,9 +71,7 @@ from engine.games.aa_na.orders import (
 from engine.games.aa_na.setup import new_game, skipped
 from engine.games.aa_na.state import PHASE_NAME, PHASES, POWER_NAME, TURN_ORDER, State
 
-R_SEQ = "North Africa: Order of Play (L55-62; RULINGS: turn order)"
 R_END = "North Africa: How the Campaign Is Won (L240-259)"
-R_COMBAT = "North Africa: Phase 4, Conduct Combat (L724-730)"
 
 #: The Combatants (L277-301): role -> powers it runs, by number of players
 SEATINGS: dict[int, dict[str, tuple[str, ...]]] = {
@@ -94,6 +92,7 @@ VERBS = {
     "seamine_cargo": ["cargo"],
     "subs": ["submerge"],
     "sea_casualties": ["casualties"],
+    "sea_targets": ["target"],
     "cargo": ["cargo"],
     "escape": ["escape"],
     "sea_press": ["press", "cease"],
@@ -103,7 +102,7 @@ VERBS = {
     "bomber_targets": ["target"],
     "att_casualties": ["casualties"],
     "retreat": ["retreat"],
-    "press": ["press", "cease"],
+    "press": ["press", "cease", "reinforce"],
     "advance": ["advance"],
     "deploy": ["deploy", "move", "done"],
 }
@@ -139,7 +138,10 @@ class AxisAndAlliesNorthAfrica:
         if scenario not in ids:
             raise IllegalOrder("North Africa: Special Rules for the Scenarios (L998-1059)",
                                f"There is no scenario {scenario!r}.", f"The scenarios are: {', '.join(ids)}.")
-        state = new_game(scenario, self._players(options), {k: v for k, v in options.items() if k != "players"})
+        rest = {k: v for k, v in options.items() if k != "players"}
+        optional.validate(scenario, rest)
+        state = new_game(scenario, self._players(options), rest)
+        optional.place_reserves(state)
         ctx = Ctx(state, dice)
         settle(ctx)
         return ctx.state
@@ -166,11 +168,12 @@ class AxisAndAlliesNorthAfrica:
             zone = Ctx(s, _NoDice()).name(m["zone"])
             if kind == "seamines":
                 role, text = self.role_of(s, m["owner"]), (
-                    f"{head} deployed into {zone}, where {POWER_NAME[m['owner']]} has {m['tokens']} sea mine(s): "
+                    f"{head} {'moved' if 'moved' in m else 'deployed'} into {zone}, where {POWER_NAME[m['owner']]} has {m['tokens']} sea mine(s): "
                     f"'detonate N' (0 to {m['tokens']}).")
             elif kind == "seamine_hits":
                 role, text = self.role_of(s, s.power), (
-                    f"{head}: sea mines in {zone} scored {m['hits']} hit(s) on what was just deployed "
+                    f"{head}: sea mines in {zone} scored {m['hits']} hit(s) on what just "
+                    f"{'moved in' if 'moved' in m else 'was deployed'} "
                     "('casualties N KIND ...', transports included).")
             else:
                 mine = m["pick"] == 0
@@ -227,11 +230,11 @@ class AxisAndAlliesNorthAfrica:
             role = defender
         elif step in ("def_casualties", "att_casualties"):
             mine = step == "def_casualties"
-            hits = b["hits"] if mine else {"any": b["def_hits"]}
+            hits = b["hits"] if mine else land_combat._att_hits(b)
             pool = land_combat._pool(ctx, mine)
             need = land_combat.max_assignable(hits, pool)
             extra = ""
-            if mine and land_combat.targeted(hits):
+            if land_combat.targeted(hits):
                 aimed = [f"{n} on {k[2:] if k.startswith('f:') else ('air units' if k == 'air' else 'tanks')}"
                          for k, n in hits.items() if k != "any" and n]
                 extra = f" ({', '.join(aimed)} where possible)"
@@ -249,7 +252,9 @@ class AxisAndAlliesNorthAfrica:
                     f"to {listing(opts)} ('retreat TO [UNITS]').")
             role = defender
         elif step == "press":
-            text = f"{where}: 'press' on (naming units that withdraw: 'press UNITS') or 'cease'."
+            text = f"{where}: 'press' on (naming units that withdraw: 'press UNITS') or 'cease'." + (
+                " Units next to it may join first ('reinforce FROM UNITS')."
+                if optional.on(s, "reinforcing_attacks") else "")
             role = attacker
         else:
             text = f"{where}: won; {b['room']} unit(s) fit under the stacking limit: 'advance UNITS'."
@@ -272,6 +277,11 @@ class AxisAndAlliesNorthAfrica:
             text = (f"{where}: take the hits ('casualties N KIND ...'; legal: "
                     f"{listing(' '.join(f'{n} {k}' for k, n in o.items()) for o in opts)}).")
             role = defender if b["taker"] == "def" else attacker
+        elif step == "sea_targets":
+            text = (f"{where}: {b['bomber_hits']} bomber hit(s): aim them at kinds of defending sea units or transports "
+                    f"('target N KIND ...'; kinds: {listing(sea_combat.aim_kinds(ctx))}) or let the defender choose "
+                    "('target').")
+            role = attacker
         elif step == "cargo":
             mine = b["cargo_pick"] == 0
             text = (f"{where}: a transport is hit: {'choose' if mine else 'the attacker names'} the kind of cargo lost "
@@ -301,10 +311,14 @@ class AxisAndAlliesNorthAfrica:
         out: list[Order] = []
         if p.kind == "requisition":
             for row in chart().values():
-                if row.power == state.power and row.cost and row.cost <= state.rp and not row.optional:
+                if row.power == state.power and row.cost and row.cost <= state.rp and (
+                        not row.optional or optional.on(state, "tiger_tanks")):
                     out.append(Buy(units={row.id.split(".", 1)[1]: 1}))
             if state.rp >= 1:
                 out.append(Supply(amount=1))
+                out += _mine_orders(ctx)
+            if state.power == "uk":
+                out.append(Repair())
         elif p.kind == "combat_move":
             out += list(combat_move.legal_moves(ctx))
             out += list(combat_move.legal_blitzes(ctx))
@@ -322,6 +336,9 @@ class AxisAndAlliesNorthAfrica:
             out += [Casualties(units=o) for o in sea_combat.options(ctx)[:60]]
         elif p.kind == "cargo":
             out += [Cargo(kind=k) for k in sea_combat.cargo_kinds(ctx)]
+        elif p.kind == "sea_targets":
+            n = state.battle["bomber_hits"]
+            out += [Target()] + [Target(units={k: n}) for k in sea_combat.aim_kinds(ctx)]
         elif p.kind == "escape":
             kinds = sea_combat.cargo_kinds(ctx)
             out += [Escape(units={k: 1}) for k in kinds] + [Escape(units={k: 2}) for k in kinds] + [Escape()]
@@ -359,6 +376,10 @@ class AxisAndAlliesNorthAfrica:
                 out += [RetreatTo(to=t, units={k.split(".", 1)[1]: 1}) for k in kinds]
         elif p.kind == "press":
             out += [Press(), Cease()]
+            if optional.on(state, "reinforcing_attacks"):
+                for t in sorted(ctx.board.neighbours(state.battle["target"])):
+                    kinds = sorted({u.type.split(".", 1)[1] for u in optional.reinforcers(ctx, t)})
+                    out += [Reinforce(source=t, units={k: 1}) for k in kinds]
         elif p.kind == "advance":
             pool = land_conclude.advancers(ctx)
             out += [Advance(ids=[u.id for u in pool[: state.battle["room"]]])]
@@ -418,6 +439,17 @@ class AxisAndAlliesNorthAfrica:
         return "+".join(f.header.version for f in files)
 
 
+def _mine_orders(ctx: Ctx) -> list[Order]:
+    """For listing: sea mines in every sea zone, and land mines on the borders of the
+    territories the power holds units in (at most 40)."""
+    board = ctx.board
+    out: list[Order] = [SeaMine(zone=z) for z, sp in sorted(board.spaces.items()) if sp.kind == "sea"]
+    held = sorted({u.at for u in ctx.state.units if u.power == ctx.power and board.spaces[u.at].kind == "territory"})
+    land = [LandMine(territory=t, facing=f) for t in held for f in sorted(board.neighbours(t))
+            if board.spaces[f].kind == "territory"]
+    return out + land[:40]
+
+
 def _reserve_text(s: State) -> str:
     rows = chart()
     return ", ".join(
@@ -432,108 +464,6 @@ class _Rolled(Exception):
 class _NoDice:
     def roll(self, sides: int, purpose: str = "") -> int:
         raise _Rolled(purpose)
-
-
-def _dispatch(ctx: Ctx, kind: str, order: Order) -> None:
-    s = ctx.state
-    match kind, order:
-        case "requisition", Buy():
-            requisition.buy(ctx, order)
-        case "requisition", Supply():
-            requisition.buy_supply(ctx, order)
-        case "requisition", LandMine():
-            requisition.land_mine(ctx, order)
-        case "requisition", SeaMine():
-            requisition.sea_mine(ctx, order)
-        case "requisition", Repair():
-            requisition.repair(ctx)
-        case "requisition", Done():
-            if s.rp:
-                ctx.log("income", f"{POWER_NAME[s.power]} leaves {s.rp} RP unspent; they are lost (L565).")
-            s.rp = 0
-            s.phase = "combat_move"
-        case "combat_move", Blitz():
-            combat_move.blitz(ctx, order)
-        case "combat_move", Move():
-            if air.names_air(ctx, order):
-                air.combat_fly(ctx, order)
-            elif sea_move.names_sea(ctx, order):
-                sea_move.combat_sail(ctx, order)
-            else:
-                combat_move.move(ctx, order)
-        case "combat_move", Declare():
-            combat_move.declare(ctx, order)
-        case "combat_move", Done():
-            combat_move.check_done(ctx)
-            air.declare_air_attacks(ctx)
-            sea_move.declare_sea_attacks(ctx)
-            conclude.declare_torch(ctx)
-            mines.pending(ctx)
-            s.phase = "combat"
-        case "combat", Resolve():
-            conclude.resolve(ctx, order)
-        case "orders", Fight():
-            land_combat.fight(ctx, order)
-        case "orders", Withdraw():
-            land_combat.withdraw(ctx, order)
-        case "bomber_targets", Target():
-            land_combat.target(ctx, order)
-        case ("def_casualties" | "att_casualties"), Casualties():
-            land_combat.casualties(ctx, order)
-        case "retreat", RetreatTo():
-            land_combat.retreat_to(ctx, order)
-        case "press", Press():
-            land_conclude.press(ctx, order)
-        case "press", Cease():
-            land_conclude.cease(ctx, order)
-        case "advance", Advance():
-            land_conclude.advance(ctx, order)
-        case "combat", Done():
-            if s.attacks:
-                raise refuse(R_COMBAT, "Every declared attack must be carried out (L726).",
-                             f"Declared: {listing(ctx.name(a['target']) for a in s.attacks)}.")
-            s.phase = "noncombat"
-        case "subs", Submerge():
-            sea_combat.submerge(ctx, order)
-        case "sea_casualties", Casualties():
-            sea_combat.casualties(ctx, order)
-        case "cargo", Cargo():
-            sea_combat.cargo(ctx, order)
-        case "escape", Escape():
-            sea_combat.escape(ctx, order)
-        case "sea_press", Press():
-            sea_combat.press(ctx)
-        case "sea_press", Cease():
-            ctx.log("battle", "The attacker ceases the sea attack.")
-            sea_combat.conclude(ctx)
-        case "mines", Detonate():
-            mines.detonate(ctx, order)
-        case "turnback", TurnBack():
-            mines.turn_back(ctx, order)
-        case "aa_casualties", Casualties():
-            air.aa_casualties(ctx, order)
-        case "noncombat", Move():
-            noncombat.move(ctx, order)
-        case "noncombat", Done():
-            noncombat.done(ctx)
-            s.phase = "deploy"
-            events.run(ctx, s.round, s.power, 6)
-        case "deploy", Deploy():
-            deploy.deploy(ctx, order)
-        case "deploy", Move():
-            air.escort_fly(ctx, order)
-        case "deploy", Done():
-            deploy.finish(ctx)
-            sea_mines.pending(ctx)
-            s.bought["turn_done"] = True
-        case "seamines", Detonate():
-            sea_mines.detonate(ctx, order)
-        case "seamine_hits", Casualties():
-            sea_mines.casualties(ctx, order)
-        case "seamine_cargo", Cargo():
-            sea_mines.cargo(ctx, order)
-        case _:  # pragma: no cover - verbs are checked against the prompt first
-            raise refuse(R_SEQ, f"'{order.verb}' is not accepted now.")
 
 
 def _end_turn(ctx: Ctx) -> None:

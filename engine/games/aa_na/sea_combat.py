@@ -8,6 +8,8 @@ press or cease (5). Hits are classed by who fired them (``sub``, ``air``, ``othe
 target rules; transports (the defender's convoy cargo) are hit once no escort the hit could
 reach is left (L787; RULINGS: A28). Each transport hit destroys two cargo items, the
 defender picking the first and the attacker naming the kind of the second (L789-791).
+Bombers with Targeted Attack - Sea Units let the attacker aim their hits at a kind of sea
+unit or at the transports (L1247-1249).
 """
 
 from __future__ import annotations
@@ -16,13 +18,14 @@ from math import ceil
 from typing import Any
 
 from engine.games.aa_na.context import Ctx, chart, listing, refuse
-from engine.games.aa_na.orders import Cargo, Casualties, Escape, Submerge
+from engine.games.aa_na.orders import Cargo, Casualties, Escape, Submerge, Target
 from engine.games.aa_na.state import SIDE, Unit
 
 R_SUBS = "North Africa: Submarines, Surprise Strike and Submersible (L777-779, L1293-1295)"
 R_HITS = "North Africa: Combat Steps 2-3, casualties at sea (L785-791, L809, L1287-1289)"
 R_CARGO = "North Africa: Transports taken as casualties (L789-791)"
 R_ESCAPE = "North Africa: Combat Step 4, convoy escape (L823)"
+R_AIM = "North Africa: Bombers, Targeted Attack - Sea Units (L1247-1249)"
 KINDS = ("sub", "air", "other")
 
 
@@ -170,6 +173,7 @@ def _fire(ctx: Ctx, units: list[Unit], attacking: bool, strike: bool) -> None:
     if not (defenders(ctx) or cargo_items(ctx) if attacking else attackers(ctx)):
         return
     hits = {k: 0 for k in KINDS}
+    bombs = 0
     rolls = []
     for u in sorted(units, key=lambda x: int(x.id[1:])):
         value = chart()[u.type].attack if attacking else chart()[u.type].defense
@@ -181,6 +185,7 @@ def _fire(ctx: Ctx, units: list[Unit], attacking: bool, strike: bool) -> None:
         if r <= value:
             k = "sub" if fam(u) == "submarine" else ("air" if chart()[u.type].kind == "air" else "other")
             hits[k] += 1
+            bombs += attacking and "Targeted Attack - Sea Units" in chart()[u.type].characteristics
     if not units:
         return
     who = "attackers" if attacking else "defenders"
@@ -191,7 +196,37 @@ def _fire(ctx: Ctx, units: list[Unit], attacking: bool, strike: bool) -> None:
         b["taker"] = "def" if attacking else "att"
         b["strike"] = strike
         b["step"] = "sea_casualties"
+        b["bomber_hits"] = bombs
+        kinds = aim_kinds(ctx)
+        if bombs and kinds and not (len(kinds) == 1 and {fam(u) for u in defenders(ctx)} == set(kinds)):
+            b["step"] = "sea_targets"  # aiming at the only kind there would change nothing
+            return
         _auto_casualties(ctx)
+
+
+def aim_kinds(ctx: Ctx) -> list[str]:
+    """What bomber hits may be aimed at: the kinds of defending sea units, submarines only
+    with an attacking destroyer, and the transports of a convoy (L1247-1249)."""
+    ds = {fam(u) for u in defenders(ctx) if chart()[u.type].kind == "sea"}
+    if not has_destroyer(attackers(ctx)):
+        ds.discard("submarine")
+    return sorted(ds) + (["transport"] if cargo_items(ctx) else [])
+
+
+def target(ctx: Ctx, order: Target) -> None:
+    """The attacker aims bomber hits at kinds of sea unit or at the transports; the
+    defender then takes them there if possible, the rest falling as usual (L1247-1249)."""
+    b = ctx.state.battle
+    kinds = aim_kinds(ctx)
+    if order.ids or set(order.units) - set(kinds) or sum(order.units.values()) > b["bomber_hits"]:
+        raise refuse(R_AIM, f"Aim at most {b['bomber_hits']} bomber hit(s) at kinds of defending sea units or at "
+                     "transports.", f"Kinds: {listing(kinds)}.")
+    b["aimed"] = {k: n for k, n in order.units.items() if n}
+    if b["aimed"]:
+        ctx.log("battle", f"The bombers' hits are aimed: {', '.join(f'{n} at {k}' for k, n in b['aimed'].items())} "
+                "(L1247-1249).")
+    b["step"] = "sea_casualties"
+    _auto_casualties(ctx)
 
 
 # ------------------------------------------------------------------ casualties
@@ -232,17 +267,20 @@ def _allowed(ctx: Ctx, kind: str, family: str) -> bool:
     return True
 
 
-def _feasible(ctx: Ctx, hits: dict[str, int], groups: dict[str, list[Unit]], take: dict[str, int]) -> bool:
+def _feasible(ctx: Ctx, hits: dict[str, int], groups: dict[str, list[Unit]], take: dict[str, int],
+              fixed: dict[str, int] | None = None) -> bool:
     """Whether the hits can be spread exactly as ``take`` says (families and ``transport``)
     under the target rules; a hit reaches the transports only when every escort it could hit
-    is full (L787, L1289)."""
+    is full (L787, L1289). ``fixed`` hits (aimed bombs) are already on their families."""
     b = ctx.state.battle
+    fixed = fixed or {}
     cols = [g for g in take if take[g]]
     edges = {}
     for k in KINDS:
         for g in cols:
             if g == "transport":
-                ok = all(take.get(f, 0) >= _room(b, us) for f, us in groups.items() if _allowed(ctx, k, f))
+                ok = all(take.get(f, 0) + fixed.get(f, 0) >= _room(b, us)
+                         for f, us in groups.items() if _allowed(ctx, k, f))
             else:
                 ok = _allowed(ctx, k, g)
             edges[(k, g)] = ok
@@ -276,11 +314,15 @@ def _feasible(ctx: Ctx, hits: dict[str, int], groups: dict[str, list[Unit]], tak
 def options(ctx: Ctx, limit: int = 400) -> list[dict[str, int]]:
     """Every legal way to take the hits by family: as many hits as possible (L785, L809)."""
     b = ctx.state.battle
-    hits = b["hits"]
-    total = sum(hits.values())
     groups, tcap = _targets(ctx)
+    fixed = {}
+    for f, n in (b.get("aimed") or {}).items():  # aimed bomber hits land on their kind if possible
+        fixed[f] = min(n, tcap if f == "transport" else _room(b, groups.get(f, [])))
+    hits = dict(b["hits"])
+    hits["air"] = hits.get("air", 0) - sum(fixed.values())
+    total = sum(hits.values())
     keys = sorted(groups) + (["transport"] if tcap else [])
-    caps = [_room(b, groups[k]) if k != "transport" else tcap for k in keys]
+    caps = [(_room(b, groups[k]) if k != "transport" else tcap) - fixed.get(k, 0) for k in keys]
     found: list[dict[str, int]] = []
 
     def rec(i, left, take):
@@ -295,9 +337,10 @@ def options(ctx: Ctx, limit: int = 400) -> list[dict[str, int]]:
         take.pop(keys[i], None)
 
     rec(0, total, {})
-    good = [t for t in found if _feasible(ctx, hits, groups, t)]
+    good = [t for t in found if _feasible(ctx, hits, groups, t, fixed)]
     best = max((sum(t.values()) for t in good), default=0)
-    return [{k: v for k, v in t.items() if v} for t in good if sum(t.values()) == best]
+    out = [{k: t.get(k, 0) + fixed.get(k, 0) for k in sorted(set(t) | set(fixed))} for t in good if sum(t.values()) == best]
+    return [{k: v for k, v in t.items() if v} for t in out]
 
 
 def _auto_casualties(ctx: Ctx) -> None:
@@ -348,6 +391,7 @@ def _take(ctx: Ctx, take: dict[str, int]) -> None:
     text = ", ".join(f"{n} {k}" for k, n in take.items())
     ctx.log("battle", f"The {'defender' if b['taker'] == 'def' else 'attacker'} takes the hits: {text or 'none'}.")
     b["hits"] = {}
+    b.pop("aimed", None)
     b["step"] = "cargo" if b["cargo_hits"] else "sea"
     b["cargo_pick"] = 0
     _auto_cargo(ctx)

@@ -1,5 +1,5 @@
 """Sea mines going off on reinforcements deployed in Phase 6 (Mine Token Detonation, Sea
-Mine Tokens, L974-994; Phase 6, L934).
+Mine Tokens, L974-994; Phase 6, L934) and on sea units moving in Phases 3 and 5 (L982-986).
 
 After every deployment (L980), each enemy power owning sea mines in a zone that received
 units or supply may set off any of its tokens there, zone by zone. One die per token,
@@ -8,7 +8,10 @@ sea units (destroyed, a battleship taking two) or transports, each transport hit
 destroying two new cargo items, the acting player picking the first and the mine's owner
 naming the kind of the second (L992-994).
 
-Not built: sea mines going off on sea units moving in Phases 3 and 5 (L982-986).
+A sea move that enters a zone mined by an enemy power stops there (L984 step 1); the
+owners then decide, zone by zone, and the acting player gives the hits to the sea units
+that just moved in (L992). Survivors may move on with what is left of their move, never
+into a zone they already entered this phase (L984 steps 1 and 3).
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from engine.games.aa_na.orders import Cargo, Casualties, Detonate
 from engine.games.aa_na.state import SIDE, TURN_ORDER, Unit
 
 R_SEA_MINES = "North Africa: Sea Mine Tokens, detonation (L974-994)"
+R_MOVING = "North Africa: Sea Mine Tokens, sea units moving in Phases 3 and 5 (L982-986)"
 
 
 def record(ctx: Ctx, zone: str, units: list[Unit], supply: int) -> None:
@@ -41,7 +45,10 @@ def pending(ctx: Ctx) -> None:
 
 
 def _new_units(ctx: Ctx, item: dict) -> list[Unit]:
-    ids = set(ctx.state.bought["arrivals"][item["zone"]]["units"])
+    if "moved" in item:
+        ids = set(item["moved"])
+    else:
+        ids = set(ctx.state.bought["arrivals"][item["zone"]]["units"])
     return [u for u in ctx.state.units if u.id in ids]
 
 
@@ -54,6 +61,8 @@ def _new_cargo(ctx: Ctx, item: dict) -> list[Unit]:
 
 
 def _new_supply(ctx: Ctx, item: dict) -> int:
+    if "moved" in item:  # sea units moving carry no cargo (Transports, L612-620)
+        return 0
     got = ctx.state.bought["arrivals"][item["zone"]]["supply"]
     return min(got, ctx.state.convoy_supply.get(item["zone"], {}).get(ctx.power, 0))
 
@@ -65,6 +74,7 @@ def _items(ctx: Ctx, item: dict) -> int:
 def detonate(ctx: Ctx, order: Detonate) -> None:
     s = ctx.state
     item = s.sea_mine_queue[0]
+    item["tokens"] = min(item["tokens"], s.sea_mines.get(item["zone"], {}).get(item["owner"], 0))
     if not 0 <= order.count <= item["tokens"]:
         raise refuse(R_SEA_MINES, f"{ctx.who(item['owner'])} has {item['tokens']} sea mine(s) in "
                      f"{ctx.name(item['zone'])}: set off 0 to {item['tokens']}.")
@@ -204,3 +214,84 @@ def step(s) -> str:
     if item["cargo_hits"]:
         return "seamine_cargo"
     return "seamines"
+
+
+# ------------------------------------------------------------------ sea units moving (L982-986)
+
+
+def enemy_mined(ctx: Ctx, zone: str) -> bool:
+    """A zone holding sea mine tokens of a power of the other side."""
+    return any(n and SIDE[p] != ctx.side for p, n in ctx.state.sea_mines.get(zone, {}).items())
+
+
+def _leg(ctx: Ctx, u: Unit) -> dict | None:
+    leg = ctx.state.bought.get("sea_legs", {}).get(u.id)
+    return leg if leg and leg["phase"] == ctx.state.phase else None
+
+
+def may_go_on(ctx: Ctx, u: Unit) -> bool:
+    """A sea unit stopped by entering a mined zone this phase, with move left (L984 step 3)."""
+    leg = _leg(ctx, u)
+    return bool(leg and leg["stopped"] and leg["spent"] < chart()[u.type].movement)
+
+
+def budget(ctx: Ctx, u: Unit) -> int:
+    leg = _leg(ctx, u)
+    return chart()[u.type].movement - (leg["spent"] if leg else 0)
+
+
+def check_path(ctx: Ctx, movers: list[Unit], path: list[str]) -> None:
+    """No zone entered twice in a phase, and no passing through an enemy-mined zone: the
+    move stops on entering it (L984 step 1)."""
+    for u in movers:
+        leg = _leg(ctx, u)
+        again = [z for z in path[1:] if leg and z in leg["zones"]]
+        if again:
+            raise refuse(R_MOVING, f"{u.id} already entered {ctx.name(again[0])} in this phase: no sea unit moves "
+                         "into or through the same zone twice in a phase (L984).")
+    for z in path[1:-1]:
+        if enemy_mined(ctx, z):
+            raise refuse(R_MOVING, f"{ctx.name(z)} is mined by the enemy: sea units stop on entering it, and may move "
+                         "on once the mines there are settled (L984). End this move there.")
+
+
+def moved(ctx: Ctx, movers: list[Unit], path: list[str]) -> None:
+    """Note the leg; on entering an enemy-mined zone, queue the owners' decisions there."""
+    legs = ctx.state.bought.setdefault("sea_legs", {})
+    end = path[-1]
+    stopped = enemy_mined(ctx, end)
+    for u in movers:
+        leg = _leg(ctx, u) or {"phase": ctx.state.phase, "spent": 0, "zones": []}
+        leg["spent"] += len(path) - 1
+        leg["zones"] += path[1:]
+        leg["stopped"] = stopped
+        legs[u.id] = leg
+    if not stopped:
+        return
+    ids = [u.id for u in movers]
+    for p, n in sorted(ctx.state.sea_mines[end].items(), key=lambda kv: TURN_ORDER.index(kv[0])):
+        if n and SIDE[p] != ctx.side:
+            ctx.state.sea_mine_queue.append({"zone": end, "owner": p, "tokens": n, "hits": 0, "cargo_hits": 0,
+                                             "pick": 0, "moved": ids})
+
+
+def onward(ctx: Ctx, u: Unit, step) -> list[list[str]]:
+    """Every path a stopped sea unit may still take: ``step(a, b)`` says whether it may
+    cross from a to b (None: no; "on": and go on; "stop": and stop there); a path also ends
+    on entering an enemy-mined zone."""
+    leg = _leg(ctx, u)
+    seen = set(leg["zones"]) if leg else set()
+    out: list[list[str]] = []
+    frontier = [[u.at]]
+    for _ in range(budget(ctx, u)):
+        nxt = []
+        for path in frontier:
+            for b in sorted(ctx.board.neighbours(path[-1])):
+                how = None if b in seen or b in path else step(path[-1], b)
+                if how is None:
+                    continue
+                out.append([*path, b])
+                if how == "on" and not enemy_mined(ctx, b):
+                    nxt.append([*path, b])
+        frontier = nxt
+    return out
