@@ -34,7 +34,7 @@ from pydantic import BaseModel, ConfigDict, ValidationError
 from engine.games.aa_revised.pack import Board as PackBoard
 from engine.games.aa_revised.pack import Space, load_board
 from renderer import glyphs, worldgeo
-from renderer.areaview import AreaMapView, TerritoryView
+from renderer.areaview import AreaMapView, TerritoryView, area_board, space_map_path
 from renderer.fonts import Font, draw_text, fit, font, width_of, wrap
 from renderer.hexmap import encode_png
 from renderer.style import StyleError, style_path
@@ -66,6 +66,10 @@ GlyphKind = Literal[
     "transport",
     "submarine",
     "factory",
+    "mech_infantry",
+    "anti_tank_gun",
+    "scout_car",
+    "truck",
 ]
 
 
@@ -100,6 +104,9 @@ class AreaPalette(_Strict):
     canal: Colour = "#6b4f2a"
     #: the card under a space's units
     card: Colour = "#fffdf8e0"
+    #: boxes off the map (A&A:NA's convoy zones): their fill and frame
+    box: Colour = "#f4ecd8"
+    box_frame: Colour = "#5c4a2e"
 
 
 class PowerStyle(_Strict):
@@ -118,6 +125,16 @@ class UnitStyle(_Strict):
     legend: str
 
 
+class TokenStyle(_Strict):
+    """A marker that is no unit (A&A:NA's supply tokens, mines): a small tag with a
+    short name and the count."""
+
+    short: str
+    legend: str
+    fill: Colour
+    text: Colour = "#ffffff"
+
+
 class AreaStyle(_Strict):
     game: str
     version: str
@@ -133,6 +150,20 @@ class AreaStyle(_Strict):
     labels: dict[str, str] = {}
     #: unit pictures side by side before a power's row wraps
     per_row: int = 3
+    #: markers drawn beside a space's name, in this order
+    tokens: dict[str, TokenStyle] = {}
+    #: sea spaces drawn as framed boxes off the map, named instead of numbered
+    boxes: list[str] = []
+    #: land out of play (raster value ``ICE``) counts as land for coasts and shallows
+    offboard_land: bool = False
+    #: the world map's canals are drawn (A&A Revised)
+    canals: bool = True
+    #: what the key calls impassable land, and the money in the badges and the panel
+    neutral_name: str = "Neutral"
+    money: str = "IPCs"
+    income_key: str = "Income value (IPCs)"
+    #: the map marks the key lists (``None``: all of them)
+    key_marks: list[str] | None = None
 
     @cached_property
     def fingerprint(self) -> str:
@@ -326,6 +357,45 @@ def draw_glyph(
         )
         for fx in (0.2, 0.44, 0.7):
             d.rectangle((*P(fx, 0.62), *P(fx + 0.12, 0.78)), fill=ink)
+    elif kind == "mech_infantry":  # a half-track: wheels in front, a track behind
+        poly(
+            (0.06, 0.64),
+            (0.06, 0.34),
+            (0.3, 0.3),
+            (0.66, 0.3),
+            (0.7, 0.42),
+            (0.96, 0.5),
+            (0.96, 0.64),
+        )
+        rect(0.36, 0.62, 0.96, 0.92, 0.15)
+        disc(0.16, 0.78, 0.14)
+        for fx in (0.48, 0.66, 0.84):
+            disc(fx, 0.77, 0.07)
+    elif kind == "anti_tank_gun":  # a long low barrel over a split trail and a shield
+        poly((0.3, 0.46), (0.99, 0.36), (0.99, 0.44), (0.34, 0.56))
+        poly((0.26, 0.3), (0.44, 0.3), (0.46, 0.66), (0.24, 0.66))
+        poly((0.02, 0.92), (0.3, 0.62), (0.38, 0.68), (0.1, 0.98))
+        disc(0.36, 0.74, 0.2)
+    elif kind == "scout_car":  # an open car with a gun, on four wheels
+        poly(
+            (0.04, 0.7),
+            (0.08, 0.46),
+            (0.34, 0.42),
+            (0.42, 0.3),
+            (0.62, 0.3),
+            (0.7, 0.44),
+            (0.96, 0.5),
+            (0.96, 0.7),
+        )
+        line(0.52, 0.3, 0.9, 0.18, 1.5)
+        disc(0.22, 0.78, 0.16)
+        disc(0.78, 0.78, 0.16)
+    elif kind == "truck":  # a cab in front of a covered load bed
+        rect(0.04, 0.24, 0.64, 0.7, 0.12)
+        poly((0.64, 0.7), (0.64, 0.36), (0.84, 0.36), (0.96, 0.52), (0.96, 0.7))
+        disc(0.2, 0.8, 0.14)
+        disc(0.48, 0.8, 0.14)
+        disc(0.8, 0.8, 0.14)
     else:  # a unit type the style does not know: a plain disc
         disc(0.5, 0.5, 0.46)
 
@@ -411,14 +481,14 @@ _CACHE_MAX = 6
 
 def base_layer(style: AreaStyle, width: int) -> AreaBase:
     """The cached static layer for this style and width (drawn on first use)."""
-    smap = load_space_map()
+    smap = load_space_map(space_map_path(style.game))
     key = (style.game, smap.fingerprint, style.fingerprint, str(width))
     with _lock:
         hit = _cache.get(key)
         if hit is not None:
             _cache.move_to_end(key)
             return hit
-        layer = _BasePainter(style, load_board(), smap, width).paint()
+        layer = _BasePainter(style, area_board(style.game), smap, width).paint()
         _cache[key] = layer
         while len(_cache) > _CACHE_MAX:
             _cache.popitem(last=False)
@@ -460,6 +530,7 @@ class _BasePainter:
         self.land = {smap.number(s.id) for s in board.land()}
         self.sea = {smap.number(s.id) for s in board.sea()}
         self.neutral = {smap.number(s.id) for s in board.land() if s.impassable}
+        self.boxes = {smap.number(s) for s in style.boxes if s in smap.ids}
 
     def paint(self) -> AreaBase:
         W, H, ss = self.width, self.height, SUPERSAMPLE
@@ -502,7 +573,7 @@ class _BasePainter:
         ss = SUPERSAMPLE
         pal = self.pal
         size = idx.size
-        land = _mask(idx, self.land)
+        land = _mask(idx, self.land | ({ICE} if self.style.offboard_land else set()))
         sea = _mask(idx, self.sea)
         out = Image.new("RGB", size, pal.paper)
         # the sea lightens towards the coasts
@@ -524,8 +595,19 @@ class _BasePainter:
         out.paste(glyphs.rgba(pal.sea_border)[:3], (0, 0), sea_border)
         out.paste(glyphs.rgba(pal.land_border)[:3], (0, 0), land_border)
         out.paste(glyphs.rgba(pal.coast)[:3], (0, 0), coast)
-        self.canals(ImageDraw.Draw(out, "RGBA"), ss)
+        if self.boxes:
+            self.draw_boxes(out, idx)
+        if self.style.canals:
+            self.canals(ImageDraw.Draw(out, "RGBA"), ss)
         return out
+
+    def draw_boxes(self, out: Image.Image, idx: Image.Image) -> None:
+        """Boxes off the map: a plain fill inside a frame, over whatever lies under."""
+        where = _mask(idx, self.boxes)
+        out.paste(glyphs.rgba(self.pal.box)[:3], (0, 0), where)
+        w = max(4, round(2.5 * self.k * SUPERSAMPLE))
+        frame = ImageChops.subtract(where, where.filter(ImageFilter.MinFilter(2 * w + 1)))
+        out.paste(glyphs.rgba(self.pal.box_frame)[:3], (0, 0), frame)
 
     def hatch(self, out: Image.Image, where: Image.Image) -> None:
         w, h = out.size
@@ -573,9 +655,12 @@ class _BasePainter:
             lx, ly, depth = self.smap.labels[space.id]
             ax, ay = (lx + 0.5) * self.f, (ly + 0.5) * self.f
             room = depth * self.f
-            if space.kind == "sea":
+            if space.kind == "sea" and space.number is not None:
                 lines = [str(space.number)]
                 f = font(max(9, round(12 * self.k)))
+            elif space.kind == "sea":  # a named box (A&A:NA's convoy zones)
+                lines = self.style.labels.get(space.id, space.name).split("\n")
+                f = font(max(8, round(10 * self.k)))
             else:
                 text = self.style.labels.get(space.id, space.name)
                 lines = text.split("\n")
@@ -842,7 +927,9 @@ class _Legend:
         self.width = width
         pal = style.palette
         powers = [_Entry(ps.name, self._swatch(ps.tint, ps.band)) for ps in style.powers.values()]
-        powers.append(_Entry("Neutral", self._swatch(pal.neutral, pal.neutral_hatch, True)))
+        powers.append(
+            _Entry(style.neutral_name, self._swatch(pal.neutral, pal.neutral_hatch, True))
+        )
         first = pal.muted
         gh = 14
         units = [
@@ -850,7 +937,7 @@ class _Legend:
             for us in style.units.values()
         ]
         marks = [
-            _Entry("Income value (IPCs)", self._ipc),
+            _Entry(style.income_key, self._ipc),
             _Entry("Industrial complex", sprite=glyph_sprite("factory", first, gh)),
             _Entry("Capital", self._capital),
             _Entry("Victory city", self._victory),
@@ -859,6 +946,13 @@ class _Legend:
             _Entry("Canal", self._canal),
             _Entry("Units moved off: line home", self._leader),
         ]
+        marks += [
+            _Entry(f"{ts.legend} ({ts.short})", self._token(ts)) for ts in style.tokens.values()
+        ]
+        if style.boxes:
+            marks.append(_Entry("Convoy zone (box)", self._box))
+        if style.key_marks is not None:
+            marks = [m for m in marks if m.label in style.key_marks or m.label == style.income_key]
         self.sections = [
             ("Powers", 2, powers),
             ("Units (count after each)", 3, units),
@@ -941,6 +1035,32 @@ class _Legend:
         )
         d.polygon(glyphs.star_points(cx, cy, r * 0.8), fill=glyphs.rgba(pal.capital))
 
+    def _token(self, ts: TokenStyle):  # noqa: ANN202
+        def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+            d.rounded_rectangle(
+                (x + w * 0.15, y + h * 0.1, x + w * 0.85, y + h * 0.9),
+                radius=h * 0.2,
+                fill=glyphs.rgba(ts.fill),
+            )
+            d.text(
+                (x + w / 2, y + h / 2),
+                ts.short,
+                font=font(h * 0.6),
+                fill=glyphs.rgba(ts.text),
+                anchor="mm",
+            )
+
+        return draw
+
+    def _box(self, d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+        pal = self.style.palette
+        d.rectangle(
+            (x, y + h * 0.1, x + w, y + h * 0.9),
+            fill=glyphs.rgba(pal.box),
+            outline=glyphs.rgba(pal.box_frame),
+            width=max(2, round(h * 0.1)),
+        )
+
     def _victory(self, d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
         pal = self.style.palette
         d.polygon(glyphs.star_points(x + w / 2, y + h / 2, h * 0.5), fill=glyphs.rgba(pal.victory))
@@ -1015,6 +1135,8 @@ class AreaRendering:
     image: Image.Image
     units: list[DrawnUnits] = field(default_factory=list)
     factories: list[tuple[str, Box]] = field(default_factory=list)
+    #: markers that are no unit: (space, token name, count, box)
+    tokens: list[tuple[str, str, int, Box]] = field(default_factory=list)
     battles: list[DrawnBattle] = field(default_factory=list)
     #: the key's entries, in the order drawn
     legend: list[str] = field(default_factory=list)
@@ -1045,8 +1167,8 @@ def render_area(
 ) -> AreaRendering:
     """Draw ``view`` on the world map, ``width`` pixels wide."""
     style = style or load_area_style(view.game)
-    board = load_board()
-    smap = load_space_map()
+    board = area_board(style.game)
+    smap = load_space_map(space_map_path(style.game))
     with _lock:
         base = base_layer(style, width)
         territories, seas, off_map = _resolve(view, board)
@@ -1125,6 +1247,8 @@ class _Overlay:
             rows = self.rows(units)
             if rows:
                 blocks.append((space.id, rows))
+        if self.style.tokens:
+            self.tokens()
         markers = self.battles()
         placed = self.place(blocks, markers)
         for sid, _rows, box, moved in placed:
@@ -1159,6 +1283,7 @@ class _Overlay:
             for sid, lb in self.base.labels.items()
         ]
         taken += [(*box, self.COVER_FACTORY) for _, box in self.out.factories]
+        taken += [(*box, self.COVER_FACTORY) for *_, box in self.out.tokens]
         taken += [(*m.bbox, self.COVER_NAME) for m in markers]
         bounds = (2, 2, self.base.map_box[2] - 2, self.base.map_box[3] - 2)
         home: dict[str, tuple[float, float, float, float]] = {}
@@ -1168,7 +1293,7 @@ class _Overlay:
             home[sid] = (lb.units_x - w / 2, lb.units_top, lb.units_x + w / 2, lb.units_top + h)
         pixels = self.base.spaces.load()
         mw, mh = self.base.spaces.size
-        smap = load_space_map()
+        smap = load_space_map(space_map_path(self.style.game))
         seas = [smap.number(sid) for sid in sea_ids]
         lands = [smap.number(s.id) for s in self.board.land()]
         beside_land = {n: self.OVER_SEA_BESIDE_LAND for n in seas}
@@ -1314,6 +1439,37 @@ class _Overlay:
         sprite.paste_on(self.img, (x, y))
         self.out.factories.append((space, (x, y, x + sprite.size[0], y + h)))
 
+    def tokens(self) -> None:
+        """Each space's markers that are no unit, as tags after its name (after the
+        factory, if any), in the style's order; unknown token names are not drawn."""
+        found: dict[str, dict[str, int]] = {}
+        for name, view in [*self.view.territories.items(), *self.view.sea_zones.items()]:
+            space = self.board.find(name)
+            if space is not None and view.tokens:
+                found[space.id] = view.tokens
+        h = max(11, round(13 * self.k))
+        f = font(max(8, round(10 * self.k)))
+        for sid, tokens in found.items():
+            lb = self.base.labels[sid]
+            x0, y0, x1, y1 = lb.box
+            x = max([x1 + 2, *(b[2] + 2 for s, b in self.out.factories if s == sid)])
+            y = round((y0 + y1) / 2 - h / 2)
+            for name, ts in self.style.tokens.items():
+                count = tokens.get(name, 0)
+                if count <= 0:
+                    continue
+                text = f"{ts.short}{count}"
+                w = round(width_of(text, f, bold=True) + 6)
+                box = (x, y, x + w, y + h)
+                self.d.rounded_rectangle(
+                    box, radius=h * 0.3, fill=glyphs.rgba(ts.fill), outline=(255, 255, 255, 220)
+                )
+                draw_text(
+                    self.d, (x + w / 2, y + h / 2 + 0.5), text, f, glyphs.rgba(ts.text), bold=True
+                )
+                self.out.tokens.append((sid, name, count, box))
+                x += w + 2
+
     def battles(self) -> list[DrawnBattle]:
         """Where last turn's battle markers go: just left of the space's name."""
         r = max(8.0, 10 * self.k)
@@ -1425,8 +1581,9 @@ class _Panel:
         draw_text(self.d, (self.x0, y), "Power", fb, self.muted, anchor="lt", bold=True)
         draw_text(self.d, (self.x1, y), "Income", fb, self.muted, anchor="rt", bold=True)
         if bank:
-            draw_text(self.d, (self.x1 - 70, y), "IPCs", fb, self.muted, anchor="rt", bold=True)
-        self.out.panel.append("Power  IPCs  Income" if bank else "Power  Income")
+            money = self.style.money
+            draw_text(self.d, (self.x1 - 70, y), money, fb, self.muted, anchor="rt", bold=True)
+        self.out.panel.append(f"Power  {self.style.money}  Income" if bank else "Power  Income")
         y += 19
         for p in powers:
             ps = self.style.power(p)
@@ -1472,7 +1629,7 @@ class _Panel:
             )
             self.out.panel.append("Last turn's battles")
             y += 22
-        board = load_board()
+        board = area_board(self.style.game)
         for number, b in enumerate(v.battles, start=1):
             space = board.find(b.territory)
             name = space.name if space else b.territory

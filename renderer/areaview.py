@@ -13,7 +13,13 @@ game as it is set up, from the data pack (Revised: Reference Charts, starting se
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from engine.games.aa_revised.pack import load_board, load_setup, load_tables
 
@@ -32,12 +38,17 @@ class TerritoryView(_View):
     owner: str | None = None
     units: UnitCounts = {}
     industrial_complex: bool = False
+    #: markers that are no unit, by the style's token name -> how many (A&A:NA: supply
+    #: tokens' value, land mines)
+    tokens: dict[str, int] = {}
 
 
 class SeaZoneView(_View):
     """One sea zone and whose units are in it (fighters on carriers included)."""
 
     units: UnitCounts = {}
+    #: markers that are no unit (A&A:NA: sea mines, supply on a convoy's markers)
+    tokens: dict[str, int] = {}
 
 
 class BattleView(_View):
@@ -55,6 +66,7 @@ class AreaMapView(_View):
     Powers are the pack's ids (``ussr``, ``germany``, ``uk``, ``japan``, ``usa``).
     """
 
+    #: the game whose board, raster and style draw the view (:data:`AREA_GAMES`)
     game: str = "aa-revised"
     viewer: str | None = None
     #: the panel's heading; the style's title when empty
@@ -73,6 +85,25 @@ class AreaMapView(_View):
     battles: list[BattleView] = Field(default_factory=list)
     #: short lines shown under the battles (a victory note, a hint)
     notes: list[str] = []
+
+    @field_validator("game")
+    @classmethod
+    def _known_game(cls, game: str) -> str:
+        if game not in AREA_GAMES:
+            raise ValueError(f"there is no area map for the game {game!r}")
+        return game
+
+    def unknown_spaces(self) -> list[str]:
+        """The names this view uses that its game's board has no space of that kind for
+        (the renderer draws them nowhere and lists them in ``off_map``)."""
+        board = area_board(self.game)
+        out = []
+        for kind, names in (("land", self.territories), ("sea", self.sea_zones)):
+            for name in names:
+                space = board.find(name)
+                if space is None or space.kind != kind:
+                    out.append(name)
+        return out
 
 
 def opening_view(viewer: str | None = None) -> AreaMapView:
@@ -109,3 +140,107 @@ def opening_view(viewer: str | None = None) -> AreaMapView:
         territories=territories,
         sea_zones=sea_zones,
     )
+
+
+# -- the boards of the area-map games ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AreaSpace:
+    """A space as the area-map renderer reads it, whatever the game's own pack says:
+    ``kind`` is ``land`` or ``sea``; ``ipc`` is the value printed in its badge."""
+
+    id: str
+    name: str
+    kind: str
+    number: int | None = None
+    ipc: int = 0
+    impassable: bool = False
+    capital_of: str | None = None
+    victory_city: str | None = None
+    original_owner: str | None = None
+    industrial_complex: bool = False
+
+
+@dataclass(frozen=True)
+class _AreaPack:
+    spaces: list[AreaSpace]
+
+
+class AreaBoard:
+    """A game's board in the shape the renderer reads (Revised's own pack ``Board`` has
+    it already): ``pack.spaces`` in the raster's order, ``spaces`` by id, ``land()``,
+    ``sea()``, and ``find`` by id, name or alias through the game's own lookup."""
+
+    def __init__(self, spaces: list[AreaSpace], find: Callable[[str], str | None]) -> None:
+        self.pack = _AreaPack(spaces)
+        self.spaces = {s.id: s for s in spaces}
+        self._find = find
+
+    def land(self) -> list[AreaSpace]:
+        return [s for s in self.pack.spaces if s.kind == "land"]
+
+    def sea(self) -> list[AreaSpace]:
+        return [s for s in self.pack.spaces if s.kind == "sea"]
+
+    def find(self, name: str) -> AreaSpace | None:
+        sid = self._find(name)
+        return self.spaces.get(sid) if sid else None
+
+
+#: A&A:NA: who holds each region's land at the start (The Combatants, L273; the set-up):
+#: French North Africa is Vichy, Libya Italian, Egypt British; only used to fit the
+#: image palette, never drawn as control
+_NA_REGION_OWNER = {
+    "morocco": "vichy",
+    "algeria": "vichy",
+    "tunisia": "vichy",
+    "libya": "ita",
+    "egypt": "uk",
+}
+
+
+def _na_board() -> AreaBoard:
+    from engine.games.aa_na.pack import load_board as na_board
+
+    board = na_board()
+    spaces = [
+        AreaSpace(
+            id=s.id,
+            name=s.name,
+            kind="land" if s.kind == "territory" else "sea",
+            number=s.number,
+            ipc=s.rp,
+            impassable=s.impassable,
+            original_owner=s.permanent or _NA_REGION_OWNER.get(s.region),
+        )
+        for s in board.pack.spaces
+    ]
+
+    def find(name: str) -> str | None:
+        space = board.find(name)
+        return space.id if space else None
+
+    return AreaBoard(spaces, find)
+
+
+_DATA = Path(__file__).resolve().parent / "data"
+#: game -> (its board for the renderer, its generated space raster)
+AREA_GAMES: dict[str, tuple[Callable[[], Any], Path]] = {
+    "aa-revised": (load_board, _DATA / "aa-revised-map.json"),
+    "aa-na": (_na_board, _DATA / "aa-na-map.json"),
+}
+
+
+@cache
+def area_board(game: str) -> Any:
+    """The board of ``game`` as the renderer reads it (read once)."""
+    if game not in AREA_GAMES:
+        raise ValueError(f"There is no area map for the game {game!r}.")
+    return AREA_GAMES[game][0]()
+
+
+def space_map_path(game: str) -> Path:
+    if game not in AREA_GAMES:
+        raise ValueError(f"There is no area map for the game {game!r}.")
+    return AREA_GAMES[game][1]
