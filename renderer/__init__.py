@@ -8,7 +8,8 @@ pack, style and width and cached; each call draws the pieces and last actions on
 Everything a game looks like comes from ``renderer/styles/<game>.json``.
 """
 
-from renderer.base import clear_cache
+import sys
+
 from renderer.board import Board, load_board
 from renderer.hexmap import (
     DrawnArrow,
@@ -21,6 +22,25 @@ from renderer.hexmap import (
 )
 from renderer.style import Style, StyleError, coverage_problems, load_style
 from renderer.views import render_png
+
+
+def clear_cache() -> None:
+    """Forget every picture and map pack the renderer keeps in memory, as a new process
+    starts: the PFV-format base layers and boards, the row maps' (TAC, BIA) layers and
+    boards, the area maps' layers and sprites, and the counter sprites. The copies on disk
+    (:mod:`renderer.diskcache`) stay. A drawing module not imported yet holds nothing, so
+    it is not imported for this."""
+    for name in ("renderer.base", "renderer.rows", "renderer.areamap"):
+        module = sys.modules.get(name)
+        if module is not None:
+            module.clear_cache()
+    from renderer import board, counters
+
+    with board._lock:
+        board._boards.clear()
+    with counters._sprites_lock:
+        counters._SPRITES.clear()
+
 
 __all__ = [
     "Board",

@@ -11,12 +11,12 @@ from __future__ import annotations
 import math
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import Protocol
 
 from PIL import Image, ImageChops, ImageDraw
 
-from engine.core.hexgrid import hexside
 from engine.core.view import CounterView
 from renderer import diskcache, glyphs
 from renderer.board import Board
@@ -47,33 +47,60 @@ class BaseLayer:
     palette: Image.Image | None = None
 
 
-_lock = threading.Lock()
-_cache: OrderedDict[tuple[str, ...], BaseLayer] = OrderedDict()
-_CACHE_MAX = 8
+class LayerCache:
+    """Static layers kept in memory, the least recently used dropped past ``most``, and
+    (with ``disk``) on disk through :mod:`renderer.diskcache` for the next process. One
+    lock: a layer is drawn once even when two threads ask for it together. PFV's maps and
+    the row maps (:mod:`renderer.rows`) keep theirs here; the area map could too."""
+
+    def __init__(self, most: int, disk: bool = True) -> None:
+        self.most = most
+        self.disk = disk
+        self.lock = threading.Lock()
+        self.layers: OrderedDict[tuple[str, ...], BaseLayer] = OrderedDict()
+
+    def get(
+        self,
+        key: tuple[str, ...],
+        draw: Callable[[], BaseLayer],
+        restore: Callable[[BaseLayer], None] | None = None,
+    ) -> BaseLayer:
+        """The layer under ``key``: from memory, else from disk (passed to ``restore``,
+        which puts back what the disk copy does not keep), else drawn by ``draw``."""
+        with self.lock:
+            hit = self.layers.get(key)
+            if hit is not None:
+                self.layers.move_to_end(key)
+                return hit
+            layer = diskcache.load(key) if self.disk else None
+            if layer is not None and restore is not None:
+                restore(layer)
+            if layer is None:
+                layer = draw()
+                if self.disk:
+                    diskcache.save(key, layer)
+            self.layers[key] = layer
+            while len(self.layers) > self.most:
+                self.layers.popitem(last=False)
+            return layer
+
+    def clear(self) -> None:
+        with self.lock:
+            self.layers.clear()
+
+
+_layers = LayerCache(8)
 
 
 def base_layer(board: Board, style: Style, width: int) -> BaseLayer:
     """The cached static layer for this map, style and width: drawn on first use, or read
     back from the disk copy an earlier process left (:mod:`renderer.diskcache`)."""
     key = (board.game, board.fingerprint, style.fingerprint, str(width))
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-        layer = diskcache.load(key)
-        if layer is None:
-            layer = draw_base(board, style, width)
-            diskcache.save(key, layer)
-        _cache[key] = layer
-        while len(_cache) > _CACHE_MAX:
-            _cache.popitem(last=False)
-        return layer
+    return _layers.get(key, lambda: draw_base(board, style, width))
 
 
 def clear_cache() -> None:
-    with _lock:
-        _cache.clear()
+    _layers.clear()
 
 
 def draw_base(board: Board, style: Style, width: int) -> BaseLayer:
@@ -82,42 +109,96 @@ def draw_base(board: Board, style: Style, width: int) -> BaseLayer:
     layout = Layout.for_grid(
         board.grid_hexes(), width, style.panel_share, min_height=legend.height + DYNAMIC_MIN
     )
+    px0 = layout.panel_box[0]
+    legend_top = layout.height - legend.height - PAD
+
+    def rule(d: ImageDraw.ImageDraw) -> None:
+        mx1 = layout.map_box[2]
+        d.line((mx1, 0, mx1, layout.height), fill=glyphs.rgba(style.palette.muted), width=2)
+
+    return compose(
+        layout,
+        style,
+        lambda img, at: _MapPainter(board, style, img, at),
+        legend,
+        (px0 + PAD, legend_top),
+        (px0 + PAD, PAD, layout.width - PAD, legend_top - PAD),
+        rule,
+    )
+
+
+class _Key(Protocol):
+    """What :func:`compose` needs of a map's key (:class:`Legend`, the row maps' own)."""
+
+    @property
+    def labels(self) -> list[str]: ...
+
+    def draw_shapes(self, img: Image.Image, x0: float, y0: float, ss: int) -> None: ...
+
+    def draw_text(self, img: Image.Image, x0: float, y0: float) -> None: ...
+
+
+class _Painting(Protocol):
+    """What :func:`compose` needs of a map painter: shapes, then text."""
+
+    def paint(self) -> None: ...
+
+    def label(self) -> None: ...
+
+
+def compose(
+    layout: Layout,
+    style: Style,
+    painter: Callable[[Image.Image, Layout], _Painting],
+    key: _Key,
+    key_at: tuple[int, int],
+    dynamic_box: tuple[int, int, int, int],
+    rules: Callable[[ImageDraw.ImageDraw], None],
+) -> BaseLayer:
+    """The steps every hex map's static layer takes, whatever its grid: the map's shapes
+    and the key's swatches drawn at :data:`SUPERSAMPLE` times the size on the panel's
+    colour and reduced; then the map's text, the panel's ``rules`` and the key's text at
+    full size (crisp); and the palette turns are encoded against. ``painter`` makes the
+    map's painter for an image and its layout; the key's top left corner is ``key_at``."""
     ss = SUPERSAMPLE
     big = Image.new("RGB", (layout.width * ss, layout.height * ss), style.palette.background)
     big_layout = layout.scaled(ss)
-    _MapPainter(board, style, big, big_layout).paint()
-    px0 = layout.panel_box[0]
-    ImageDraw.Draw(big).rectangle(
-        (px0 * ss, 0, layout.width * ss, layout.height * ss), fill=style.palette.panel
-    )
-    legend_top = layout.height - legend.height - PAD
-    legend.draw_shapes(big, (px0 + PAD) * ss, legend_top * ss, ss)
+    painter(big, big_layout).paint()
+    ImageDraw.Draw(big).rectangle(big_layout.panel_box, fill=style.palette.panel)
+    kx, ky = key_at
+    key.draw_shapes(big, kx * ss, ky * ss, ss)
     img = big.reduce(ss)
-    _MapPainter(board, style, img, layout).label()
-    d = ImageDraw.Draw(img, "RGBA")
-    mx1 = layout.map_box[2]
-    d.line((mx1, 0, mx1, layout.height), fill=glyphs.rgba(style.palette.muted), width=2)
-    legend.draw_text(img, px0 + PAD, legend_top)
+    painter(img, layout).label()
+    rules(ImageDraw.Draw(img, "RGBA"))
+    key.draw_text(img, kx, ky)
     return BaseLayer(
         image=img,
         layout=layout,
-        dynamic_box=(px0 + PAD, PAD, layout.width - PAD, legend_top - PAD),
-        legend=legend.labels,
+        dynamic_box=dynamic_box,
+        legend=key.labels,
         palette=img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE),
     )
 
 
-class _MapPainter:
-    """Draws the map part of the base layer onto ``img`` laid out by ``layout``."""
+class Painter:
+    """A map painter's tools: the style, the image and its layout (``L``, with the hex
+    radius ``R``) and a drawing on it that blends (PFV's and the row maps' painters)."""
 
-    def __init__(self, board: Board, style: Style, img: Image.Image, layout: Layout) -> None:
-        self.board = board
-        self.map = board.hexmap
+    def __init__(self, style: Style, img: Image.Image, layout: Layout) -> None:
         self.style = style
         self.img = img
         self.L = layout
         self.R = layout.radius
         self.d = ImageDraw.Draw(img, "RGBA")
+
+
+class _MapPainter(Painter):
+    """Draws the map part of the base layer onto ``img`` laid out by ``layout``."""
+
+    def __init__(self, board: Board, style: Style, img: Image.Image, layout: Layout) -> None:
+        super().__init__(style, img, layout)
+        self.board = board
+        self.map = board.hexmap
 
     # -- shapes (supersampled) ------------------------------------------------------
 
@@ -244,17 +325,12 @@ class _MapPainter:
                 glyphs.thick_line(self.d, pts, glyphs.rgba(rs.colour), self.R * rs.width)
 
     def coast(self) -> None:
-        cs = self.style.coast
-        colour = glyphs.rgba(cs.colour)
-        for h in self.map.hex:
-            if not self.map.land[h]:
-                continue
-            for n in self.map.grid.neighbours(h):
-                if not self.map.land[n]:
-                    glyphs.thick_line(self.d, self.L.side(h, n), colour, self.R * cs.width)
+        draw_coast(
+            self.d, self.L, self.map.hex, self.map.land, self.map.grid.neighbours, self.style
+        )
 
     def hexsides(self) -> None:
-        order = {"line": 0, "wall": 1, "bridge": 2}
+        order = HEXSIDE_ORDER
         items = []
         for key, features in self.map.side_features.items():
             a, b = key.split("|")
@@ -267,42 +343,13 @@ class _MapPainter:
                 if hs.under and hs.under not in features and hs.under in self.style.hexsides:
                     items.append((order["line"], a, b, self.style.hexsides[hs.under]))
                 items.append((order[hs.draw], a, b, hs))
-        for _, a, b, hs in sorted(items, key=lambda t: t[0]):
-            draw_hexside(self.d, hs, self.L.side(a, b), self.R)
+        draw_hexsides(self.d, self.L, items)
 
     def border(self) -> None:
-        bs = self.style.border
-        colour = glyphs.rgba(bs.colour)
-        done: set[str] = set()
-        for h, mh in self.map.hex.items():
-            if mh.region is None or not self.map.land[h]:
-                continue
-            for n in self.map.grid.neighbours(h):
-                other = self.map.hex[n]
-                key = hexside(h, n)
-                if key in done or other.region is None or other.region == mh.region:
-                    continue
-                if not self.map.land[n]:
-                    continue
-                done.add(key)
-                a, b = self.L.side(h, n)
-                if bs.casing:
-                    glyphs.thick_line(
-                        self.d, [a, b], glyphs.rgba(bs.casing), self.R * bs.width * 1.8
-                    )
-                if bs.dash:
-                    glyphs.dashed_line(
-                        self.d,
-                        a,
-                        b,
-                        colour,
-                        self.R * bs.width,
-                        self.R * 0.28,
-                        self.R * 0.22,
-                        -self.R * 0.11,
-                    )
-                else:
-                    glyphs.thick_line(self.d, [a, b], colour, self.R * bs.width)
+        zones = {h: mh.region for h, mh in self.map.hex.items()}
+        draw_borders(
+            self.d, self.L, zones, self.map.land, self.map.grid.neighbours, self.style, 0.22, 0.11
+        )
 
     def outlines(self) -> None:
         for h, mh in self.map.hex.items():
@@ -363,6 +410,149 @@ class _MapPainter:
                     glyphs.rgba(pal.place_name),
                     halo=glyphs.rgba("#ffffffc0"),
                 )
+
+
+# -- drawing shared with the row maps (renderer.rows) ------------------------------------
+
+#: hexside features are drawn lines first, then walls, then bridges (over what they cross)
+HEXSIDE_ORDER = {"line": 0, "wall": 1, "bridge": 2}
+
+
+def draw_hexsides(
+    d: ImageDraw.ImageDraw, layout: Layout, items: Iterable[tuple[int, str, str, HexsideStyle]]
+) -> None:
+    """Each ``(rank, a, b, style)`` on the side between hexes ``a`` and ``b``, the lower
+    ranks (:data:`HEXSIDE_ORDER`) first and in the given order within a rank."""
+    for _, a, b, hs in sorted(items, key=lambda t: t[0]):
+        draw_hexside(d, hs, layout.side(a, b), layout.radius)
+
+
+def draw_coast(
+    d: ImageDraw.ImageDraw,
+    layout: Layout,
+    hexes: Iterable[str],
+    land: Mapping[str, bool],
+    neighbours: Callable[[str], Iterable[str]],
+    style: Style,
+) -> None:
+    """The coastline: every side between a land hex of ``hexes`` and a sea neighbour."""
+    cs = style.coast
+    colour = glyphs.rgba(cs.colour)
+    for h in hexes:
+        if not land[h]:
+            continue
+        for n in neighbours(h):
+            if not land[n]:
+                glyphs.thick_line(d, layout.side(h, n), colour, layout.radius * cs.width)
+
+
+def draw_borders(
+    d: ImageDraw.ImageDraw,
+    layout: Layout,
+    zones: Mapping[str, str | None],
+    land: Mapping[str, bool],
+    neighbours: Callable[[str], Iterable[str]],
+    style: Style,
+    gap: float,
+    phase: float,
+) -> None:
+    """Borders: once on every side between land hexes of two different zones (PFV's
+    regions, BIA's countries; a hex of no zone has none), in the style's border look; a
+    dashed one has dashes of 0.28 radius, ``gap`` radii apart, starting ``phase`` radii back."""
+    bs = style.border
+    colour = glyphs.rgba(bs.colour)
+    R = layout.radius
+    done: set[frozenset[str]] = set()
+    for h, zone in zones.items():
+        if zone is None or not land[h]:
+            continue
+        for n in neighbours(h):
+            other = zones[n]
+            key = frozenset((h, n))
+            if key in done or other is None or other == zone or not land[n]:
+                continue
+            done.add(key)
+            a, b = layout.side(h, n)
+            if bs.casing:
+                glyphs.thick_line(d, [a, b], glyphs.rgba(bs.casing), R * bs.width * 1.8)
+            if bs.dash:
+                glyphs.dashed_line(d, a, b, colour, R * bs.width, R * 0.28, R * gap, -R * phase)
+            else:
+                glyphs.thick_line(d, [a, b], colour, R * bs.width)
+
+
+def hexagon(cx: float, cy: float, r: float, start: int = 0) -> list[Point]:
+    """The corners of a hexagon of radius ``r`` around ``(cx, cy)``, the first at
+    ``start`` degrees (0: flat-topped, -90: pointy-topped), then clockwise on screen."""
+    return [
+        (
+            cx + r * math.cos(math.radians(60 * i + start)),
+            cy + r * math.sin(math.radians(60 * i + start)),
+        )
+        for i in range(6)
+    ]
+
+
+def paste_centred(img: Image.Image, sprite: Sprite, x: float, y: float, w: float, h: float) -> None:
+    """``sprite`` pasted in the middle of the cell ``(x, y, w, h)`` (a key's swatch)."""
+    sprite.paste_on(img, (round(x + (w - sprite.width) / 2), round(y + (h - sprite.height) / 2)))
+
+
+def draw_heading(
+    d: ImageDraw.ImageDraw, at: Point, text: str, size: float, colour: glyphs.RGBA
+) -> None:
+    """A key's title or section heading: bold, ``size`` pixels, starting at ``at``."""
+    draw_text(d, at, text, font(size), colour, anchor="lm", bold=True)
+
+
+#: a key's swatch: draws into the cell ``(x, y, w, h)`` of the draw given (supersampled)
+Swatch = Callable[[ImageDraw.ImageDraw, float, float, float, float], None]
+
+
+def arrow_swatch(style: Style, kind: str, scale: float) -> Swatch:
+    """The swatch of the last actions' arrow ``kind`` (coloured as the style's first side
+    when it takes the side's colour), as thick as on a hex ``scale`` cells high."""
+    a = style.arrows[kind]
+    first_side = next(iter(style.sides.values()), None)
+    colour = a.colour if a.colour != "side" else (first_side.band if first_side else "#333333")
+
+    def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+        glyphs.arrow(
+            d,
+            [(x + 2, y + h / 2), (x + w - 2, y + h / 2)],
+            glyphs.rgba(colour),
+            h * scale * a.width * 0.8,
+            glyphs.rgba("#ffffff"),
+            a.dash,
+        )
+
+    return draw
+
+
+def marker_swatch(shape: str, fill: str, share: float) -> Swatch:
+    """The swatch of a marker, ``share`` of the cell's height in radius."""
+
+    def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+        glyphs.marker(d, shape, x + w / 2, y + h / 2, h * share, glyphs.rgba(fill))
+
+    return draw
+
+
+def disc_swatch(bands: list[str], left: float, step: float, halo: float) -> Swatch:
+    """The swatch of control discs: one a side in its colour on a white ring ``halo``
+    times its radius, the first ``left`` of the cell's width in, the next ``step`` on."""
+
+    def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
+        r = h * 0.2
+        for i, band in enumerate(bands):
+            cx, cy = x + w * (left + step * i), y + h / 2
+            d.ellipse(
+                (cx - r * halo, cy - r * halo, cx + r * halo, cy + r * halo),
+                fill=(255, 255, 255, 255),
+            )
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=glyphs.rgba(band))
+
+    return draw
 
 
 def draw_hexside(
@@ -519,10 +709,7 @@ class Legend:
         def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
             r = h * 0.62
             cx, cy = x + w / 2, y + h / 2
-            corners = [
-                (cx + r * math.cos(math.radians(60 * i)), cy + r * math.sin(math.radians(60 * i)))
-                for i in range(6)
-            ]
+            corners = hexagon(cx, cy, r)
             d.polygon(
                 corners, fill=glyphs.rgba(ts.fill), outline=glyphs.rgba(self.style.palette.muted)
             )
@@ -615,14 +802,7 @@ class Legend:
         def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
             cx, cy = x + w / 2, y + h / 2
             if outline:
-                r = h * 0.6
-                pts = [
-                    (
-                        cx + r * math.cos(math.radians(60 * i)),
-                        cy + r * math.sin(math.radians(60 * i)),
-                    )
-                    for i in range(6)
-                ]
+                pts = hexagon(cx, cy, h * 0.6)
                 d.line(
                     pts + [pts[0]],
                     fill=glyphs.rgba(outline),
@@ -641,29 +821,11 @@ class Legend:
 
         return draw
 
-    def _arrow_swatch(self, kind: str) -> Callable[..., None]:
-        a = self.style.arrows[kind]
-        first_side = next(iter(self.style.sides.values()), None)
-        colour = a.colour if a.colour != "side" else (first_side.band if first_side else "#333333")
+    def _arrow_swatch(self, kind: str) -> Swatch:
+        return arrow_swatch(self.style, kind, 1.3)
 
-        def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
-            r = h * 1.3
-            glyphs.arrow(
-                d,
-                [(x + 2, y + h / 2), (x + w - 2, y + h / 2)],
-                glyphs.rgba(colour),
-                r * a.width * 0.8,
-                glyphs.rgba("#ffffff"),
-                a.dash,
-            )
-
-        return draw
-
-    def _marker_swatch(self, shape: str, fill: str) -> Callable[..., None]:
-        def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
-            glyphs.marker(d, shape, x + w / 2, y + h / 2, h * 0.48, glyphs.rgba(fill))
-
-        return draw
+    def _marker_swatch(self, shape: str, fill: str) -> Swatch:
+        return marker_swatch(shape, fill, 0.48)
 
     def _front_swatch(self) -> Callable[..., None]:
         a, b = list(self.style.sides.values())[:2]
@@ -683,20 +845,9 @@ class Legend:
 
         return draw
 
-    def _disc_swatch(self) -> Callable[..., None]:
-        sides = list(self.style.sides.values())[:2]
-
-        def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
-            r = h * 0.2
-            for i, side in enumerate(sides):
-                cx, cy = x + w * (0.33 + 0.34 * i), y + h / 2
-                d.ellipse(
-                    (cx - r * 1.2, cy - r * 1.2, cx + r * 1.2, cy + r * 1.2),
-                    fill=(255, 255, 255, 255),
-                )
-                d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=glyphs.rgba(side.band))
-
-        return draw
+    def _disc_swatch(self) -> Swatch:
+        bands = [side.band for side in list(self.style.sides.values())[:2]]
+        return disc_swatch(bands, 0.33, 0.34, 1.2)
 
     def _piece_entries(self) -> list[_Entry]:
         st = self.style
@@ -769,28 +920,14 @@ class Legend:
     def draw_text(self, img: Image.Image, x0: float, y0: float) -> None:
         d = ImageDraw.Draw(img, "RGBA")
         ink = glyphs.rgba(self.style.palette.ink)
-        draw_text(d, (x0, y0 + 10), "Key to the map", font(17), ink, anchor="lm", bold=True)
+        draw_heading(d, (x0, y0 + 10), "Key to the map", 17, ink)
         for what, s, e, x, y in self._cells(x0, y0):
             if what == "title":
-                draw_text(
-                    d,
-                    (x, y + 10),
-                    s.title,
-                    font(14),
-                    glyphs.rgba(self.style.palette.muted),
-                    anchor="lm",
-                    bold=True,
-                )
+                draw_heading(d, (x, y + 10), s.title, 14, glyphs.rgba(self.style.palette.muted))
                 continue
             sw = self.SWATCH_W if s.row < 40 else 40
             if e.sprite is not None:
-                e.sprite.paste_on(
-                    img,
-                    (
-                        round(x + (sw - e.sprite.width) / 2),
-                        round(y + (s.row - e.sprite.height) / 2),
-                    ),
-                )
+                paste_centred(img, e.sprite, x, y, sw, s.row)
             if e.badge is not None:
                 badge(d, x + sw / 2, y + s.row / 2, 8, e.badge, self.style)
             col_w = self.width / s.columns

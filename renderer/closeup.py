@@ -11,8 +11,10 @@ spans more than the least zoomed cut holds, the close-up shows its busiest part.
 >>> from renderer.closeup import closeup_png  # doctest: +SKIP
 >>> png = closeup_png(game.view("axis"), ["8113", "8114"])  # doctest: +SKIP
 
-Every game with a map gets one: hex maps (:class:`~engine.core.view.HexMapView`) and the
-area map (A&A's world map), through :func:`closeup`.
+Every game with a map gets one: hex maps (:class:`~engine.core.view.HexMapView`: PFV's
+columns, and the row grids of The African Campaign and Blocks in Afrika, cut in their own
+geometry from :mod:`renderer.rows`' pictures) and the area map (A&A's world map), through
+:func:`closeup`.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from typing import Any
 from PIL import Image
 
 from engine.core.view import HexMapView
-from renderer.geometry import Box, Point
+from renderer.geometry import ROW_GRIDS, Box, Point
 from renderer.hexmap import DrawnPiece, encode_png
 
 #: Discord's inline preview width, in pixels
@@ -35,6 +37,10 @@ MAX_HEIGHT = 400
 MIN_HEIGHT = 280
 #: picture widths a close-up is cut from, most zoomed first (hex maps, the area map)
 HEX_ZOOMS = (2000, 1600, 1100)
+#: the same for the row-grid maps, whose hexes are smaller for the picture's width (the
+#: maps are wide and low): widths giving about PFV's hex radii at its zooms (52, 41 and
+#: 28 pixels), so that hex numbers, place names and block values read as well
+ROW_ZOOMS = {"tac": (7200, 5600, 4000), "bia": (5000, 4000, 2800)}
 AREA_ZOOMS = (3200, 2400, 1600)
 #: room kept around a hex's centre, in hex radii (its counters and a ring of neighbours' edges)
 HEX_ROOM = 1.25
@@ -80,8 +86,17 @@ def _area_map(view: Any) -> Any | None:
     return None
 
 
+def _on_rows(view: Any) -> bool:
+    """Whether ``view`` is a hex map drawn on a row grid (TAC, BIA) by :mod:`renderer.rows`."""
+    return isinstance(view, HexMapView) and view.grid in ROW_GRIDS
+
+
 def map_places(view: Any) -> frozenset[str]:
     """Every place id of the view's map: hexes, or territories and sea zones."""
+    if _on_rows(view):
+        from renderer.rows import load_row_board
+
+        return frozenset(load_row_board(view.game).hex)
     if isinstance(view, HexMapView):
         from renderer.board import load_board
 
@@ -140,11 +155,17 @@ class _Frame:
 
 
 def _hex_frame(view: HexMapView, zoom: int, places: list[str]) -> _Frame:
-    from renderer.base import base_layer
-    from renderer.board import load_board
     from renderer.style import load_style
 
-    layer = base_layer(load_board(view.game), load_style(view.game), zoom)
+    if _on_rows(view):
+        from renderer import rows
+
+        layer = rows.base_layer(rows.load_row_board(view.game), load_style(view.game), zoom)
+    else:
+        from renderer.base import base_layer
+        from renderer.board import load_board
+
+        layer = base_layer(load_board(view.game), load_style(view.game), zoom)
     layout = layer.layout
     room = layout.radius * HEX_ROOM
     points = {p: layout.center(p) for p in places}
@@ -275,7 +296,8 @@ def closeup(
     if not on_map:
         return None
     if isinstance(view, HexMapView):
-        zooms, frame_at = HEX_ZOOMS, lambda z: _hex_frame(view, z, on_map)
+        hex_zooms = ROW_ZOOMS.get(view.game, HEX_ZOOMS) if _on_rows(view) else HEX_ZOOMS
+        zooms, frame_at = hex_zooms, lambda z: _hex_frame(view, z, on_map)
     else:
         area = _area_map(view)
         if area is None:
@@ -287,7 +309,7 @@ def closeup(
     box = _cut(frame, width)
     pieces: list[DrawnPiece] = []
     if isinstance(view, HexMapView):
-        from renderer.hexmap import render
+        from renderer.hexmap import render  # the row grids' maps through renderer.rows
 
         drawn = render(view, frame.zoom)
         image, palette = drawn.image, drawn.palette

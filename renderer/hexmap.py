@@ -303,16 +303,20 @@ class _Overlay:
             )
             top_box = box
         if stack.count > 1 and top_box is not None:
-            r = max(6.0, S * 0.19)
-            bx, by = top_box[2] + r * 0.15, top_box[1] - r * 0.15
-            badge(self.d, bx, by, r, stack.count, self.style)
-            self.out.badges.append(
-                DrawnBadge(
-                    stack.hex,
-                    stack.count,
-                    (round(bx - r), round(by - r), round(bx + r), round(by + r)),
-                )
+            self.count_badge(stack, top_box)
+
+    def count_badge(self, stack: StackView, top_box: Box) -> None:
+        """The badge on the top right of a stack's top piece: how many pieces it holds."""
+        r = max(6.0, self.size * 0.19)
+        bx, by = top_box[2] + r * 0.15, top_box[1] - r * 0.15
+        badge(self.d, bx, by, r, stack.count, self.style)
+        self.out.badges.append(
+            DrawnBadge(
+                stack.hex,
+                stack.count,
+                (round(bx - r), round(by - r), round(bx + r), round(by + r)),
             )
+        )
 
     # -- arrows --------------------------------------------------------------------
 

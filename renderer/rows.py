@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import math
 import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -26,15 +25,31 @@ from PIL import Image, ImageDraw
 
 from engine.core import datapack
 from engine.core.view import CounterView, HexMapView, StackView
-from renderer import diskcache, glyphs
-from renderer.base import BaseLayer, draw_hexside
-from renderer.counters import Sprite, _cached, badge, counter_sprite
+from renderer import glyphs
+from renderer.base import (
+    HEXSIDE_ORDER,
+    BaseLayer,
+    LayerCache,
+    Painter,
+    Swatch,
+    arrow_swatch,
+    compose,
+    disc_swatch,
+    draw_borders,
+    draw_coast,
+    draw_heading,
+    draw_hexside,
+    draw_hexsides,
+    hexagon,
+    marker_swatch,
+    paste_centred,
+)
+from renderer.counters import Sprite, _cached, counter_sprite
 from renderer.fonts import draw_condensed, draw_text, fit, font, printable, width_of
 from renderer.geometry import ROW_GRIDS, Box, Point, RowLayout, row_cell, row_id
-from renderer.hexmap import DrawnBadge, DrawnPiece, Rendering, _Overlay, _Panel
+from renderer.hexmap import DrawnPiece, Rendering, _Overlay, _Panel
 from renderer.style import HexsideStyle, IconStyle, LineStyle, Style, load_style
 
-SUPERSAMPLE = 2
 PAD = 14
 #: the width a row map is drawn at when the caller names none (the maps are wide)
 DEFAULT_WIDTH = 3200
@@ -264,35 +279,22 @@ def load_row_board(game: str) -> RowBoard:
 
 # -- the base layer ----------------------------------------------------------------------
 
-_lock = threading.Lock()
-_cache: OrderedDict[tuple[str, ...], BaseLayer] = OrderedDict()
-_CACHE_MAX = 6
+_layers = LayerCache(6)
 
 
 def base_layer(board: RowBoard, style: Style, width: int) -> BaseLayer:
     """The cached static layer for this map, style and width: drawn on first use, or read
-    back from the disk copy an earlier process left."""
+    back from the disk copy an earlier process left (its layout made a row grid's again)."""
     key = (board.game, board.fingerprint, style.fingerprint, str(width), board.grid_name)
-    with _lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit
-        layer = diskcache.load(key)
-        if layer is not None:
-            layer.layout = RowLayout.like(layer.layout, board.grid_name)
-        else:
-            layer = draw_base(board, style, width)
-            diskcache.save(key, layer)
-        _cache[key] = layer
-        while len(_cache) > _CACHE_MAX:
-            _cache.popitem(last=False)
-        return layer
+
+    def restore(layer: BaseLayer) -> None:
+        layer.layout = RowLayout.like(layer.layout, board.grid_name)
+
+    return _layers.get(key, lambda: draw_base(board, style, width), restore)
 
 
 def clear_cache() -> None:
-    with _lock:
-        _cache.clear()
+    _layers.clear()
     with _boards_lock:
         _boards.clear()
 
@@ -302,45 +304,36 @@ def draw_base(board: RowBoard, style: Style, width: int) -> BaseLayer:
     layout = RowLayout.for_rows(
         board.grid_name, board.hex, width, max(STRIP_MIN, legend.height + 2 * PAD)
     )
-    ss = SUPERSAMPLE
-    big = Image.new("RGB", (layout.width * ss, layout.height * ss), style.palette.background)
-    big_layout = layout.scaled(ss)
-    _Painter(board, style, big, big_layout).paint()
     top = layout.panel_box[1]
-    ImageDraw.Draw(big).rectangle(
-        (0, top * ss, layout.width * ss, layout.height * ss), fill=style.palette.panel
-    )
     lx = round(width * DYNAMIC_SHARE) + PAD
-    legend.draw_shapes(big, lx * ss, (top + PAD) * ss, ss)
-    img = big.reduce(ss)
-    _Painter(board, style, img, layout).label()
-    d = ImageDraw.Draw(img, "RGBA")
-    muted = glyphs.rgba(style.palette.muted)
-    d.line((0, top, layout.width, top), fill=muted, width=2)
-    d.line((lx - PAD, top + PAD, lx - PAD, layout.height - PAD), fill=muted, width=1)
-    legend.draw_text(img, lx, top + PAD)
-    return BaseLayer(
-        image=img,
-        layout=layout,
-        dynamic_box=(PAD, top + PAD, lx - 2 * PAD, layout.height - PAD),
-        legend=legend.labels,
-        palette=img.quantize(256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE),
+
+    def rules(d: ImageDraw.ImageDraw) -> None:
+        muted = glyphs.rgba(style.palette.muted)
+        d.line((0, top, layout.width, top), fill=muted, width=2)
+        d.line((lx - PAD, top + PAD, lx - PAD, layout.height - PAD), fill=muted, width=1)
+
+    return compose(
+        layout,
+        style,
+        lambda img, at: _Painter(board, style, img, at),  # type: ignore[arg-type]
+        legend,
+        (lx, top + PAD),
+        (PAD, top + PAD, lx - 2 * PAD, layout.height - PAD),
+        rules,
     )
 
 
-class _Painter:
+class _Painter(Painter):
     """Draws the map part onto ``img`` laid out by ``layout``."""
+
+    L: RowLayout
 
     #: where feature icons go in a hex, as fractions of the radius
     SLOTS = ((-0.5, -0.05), (0.5, -0.05), (-0.3, 0.4), (0.3, 0.4), (0.0, -0.45), (0.0, 0.6))
 
     def __init__(self, board: RowBoard, style: Style, img: Image.Image, layout: RowLayout) -> None:
+        super().__init__(style, img, layout)
         self.b = board
-        self.style = style
-        self.img = img
-        self.L = layout
-        self.R = layout.radius
-        self.d = ImageDraw.Draw(img, "RGBA")
 
     def paint(self) -> None:
         x0, y0, x1, y1 = self.L.map_box
@@ -401,52 +394,24 @@ class _Painter:
         return [n for n in self.b.grid.neighbours(h) if row_cell(self.L.grid, n)[0] > row]
 
     def borders(self) -> None:
-        bs = self.style.border
-        colour = glyphs.rgba(bs.colour)
-        done: set[frozenset[str]] = set()
-        for h, x in self.b.hex.items():
-            if x.country is None or not self.b.land[h]:
-                continue
-            for n in self.b.grid.neighbours(h):
-                other = self.b.hex[n]
-                key = frozenset((h, n))
-                if key in done or other.country in (None, x.country) or not self.b.land[n]:
-                    continue
-                done.add(key)
-                a, b = self.L.side(h, n)
-                if bs.casing:
-                    glyphs.thick_line(
-                        self.d, [a, b], glyphs.rgba(bs.casing), self.R * bs.width * 1.8
-                    )
-                if bs.dash:
-                    glyphs.dashed_line(
-                        self.d, a, b, colour, self.R * bs.width, self.R * 0.28, self.R * 0.2,
-                        -self.R * 0.1,
-                    )  # fmt: skip
-                else:
-                    glyphs.thick_line(self.d, [a, b], colour, self.R * bs.width)
+        """BIA's national borders (its map's countries), between land hexes only."""
+        zones = {h: x.country for h, x in self.b.hex.items()}
+        draw_borders(
+            self.d, self.L, zones, self.b.land, self.b.grid.neighbours, self.style, 0.2, 0.1
+        )
 
     def coast(self) -> None:
-        cs = self.style.coast
-        colour = glyphs.rgba(cs.colour)
-        for h in self.b.hex:
-            if not self.b.land[h]:
-                continue
-            for n in self.b.grid.neighbours(h):
-                if not self.b.land[n]:
-                    glyphs.thick_line(self.d, self.L.side(h, n), colour, self.R * cs.width)
+        draw_coast(self.d, self.L, self.b.hex, self.b.land, self.b.grid.neighbours, self.style)
 
     def hexsides(self) -> None:
-        order = {"line": 0, "wall": 1, "bridge": 2}
         items = [
-            (order[hs.draw], a, b, hs)
+            (HEXSIDE_ORDER[hs.draw], a, b, hs)
             for a, b, f in self.b.sides
             if (hs := self.style.hexsides.get(f)) is not None
             and a in self.b.hex
             and b in self.b.hex
         ]
-        for _, a, b, hs in sorted(items, key=lambda t: t[0]):
-            draw_hexside(self.d, hs, self.L.side(a, b), self.R)
+        draw_hexsides(self.d, self.L, items)
 
     def lines(self) -> None:
         rs = self.style.roads
@@ -644,39 +609,15 @@ class _Legend:
             out.append(_Entry(st.control.disc_legend, self._discs()))
         return out
 
-    def _action(self, kind: str) -> Callable[..., None]:
-        a = self.style.arrows[kind]
-        first = next(iter(self.style.sides.values()))
-        colour = first.band if a.colour == "side" else a.colour
+    def _action(self, kind: str) -> Swatch:
+        return arrow_swatch(self.style, kind, 1.2)
 
-        def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
-            glyphs.arrow(
-                d, [(x + 2, y + h / 2), (x + w - 2, y + h / 2)], glyphs.rgba(colour),
-                h * 1.2 * a.width * 0.8, glyphs.rgba("#ffffff"), a.dash,
-            )  # fmt: skip
+    def _marker(self, shape: str, fill: str) -> Swatch:
+        return marker_swatch(shape, fill, 0.45)
 
-        return draw
-
-    def _marker(self, shape: str, fill: str) -> Callable[..., None]:
-        def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
-            glyphs.marker(d, shape, x + w / 2, y + h / 2, h * 0.45, glyphs.rgba(fill))
-
-        return draw
-
-    def _discs(self) -> Callable[..., None]:
+    def _discs(self) -> Swatch:
         bands = [self.style.side(s).band for s in ("allied", "axis")]
-
-        def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
-            r = h * 0.2
-            for i, band in enumerate(bands):
-                cx, cy = x + w * (0.3 + 0.4 * i), y + h / 2
-                d.ellipse(
-                    (cx - r * 1.25, cy - r * 1.25, cx + r * 1.25, cy + r * 1.25),
-                    fill=(255, 255, 255, 255),
-                )
-                d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=glyphs.rgba(band))
-
-        return draw
+        return disc_swatch(bands, 0.3, 0.4, 1.25)
 
     def _columns(self) -> list[list[tuple[str, list[_Entry]]]]:
         n = 3 if self.width >= 660 else 2
@@ -714,19 +655,13 @@ class _Legend:
         d = ImageDraw.Draw(img, "RGBA")
         ink = glyphs.rgba(self.style.palette.ink)
         muted = glyphs.rgba(self.style.palette.muted)
-        draw_text(d, (x0, y0 + 9), "Key to the map", font(16), ink, anchor="lm", bold=True)
+        draw_heading(d, (x0, y0 + 9), "Key to the map", 16, ink)
         for what, title, e, x, y, col_w in self._cells(x0, y0):
             if what == "title":
-                draw_text(d, (x, y + 10), title, font(13), muted, anchor="lm", bold=True)
+                draw_heading(d, (x, y + 10), title, 13, muted)
                 continue
             if e.sprite is not None:
-                e.sprite.paste_on(
-                    img,
-                    (
-                        round(x + (self.SWATCH - e.sprite.width) / 2),
-                        round(y + (self.ROW - e.sprite.height) / 2),
-                    ),
-                )
+                paste_centred(img, e.sprite, x, y, self.SWATCH, self.ROW)
             room = col_w - self.SWATCH - 12
             f = fit(e.label, room, 12, min_size=9)
             text = e.label
@@ -742,13 +677,7 @@ class _Legend:
         def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
             r = h * 0.58
             cx, cy = x + w / 2, y + h / 2
-            pts = [
-                (
-                    cx + r * math.cos(math.radians(60 * i - 90)),
-                    cy + r * math.sin(math.radians(60 * i - 90)),
-                )
-                for i in range(6)
-            ]
+            pts = hexagon(cx, cy, r, -90)
             d.polygon(pts, fill=glyphs.rgba(ts.fill), outline=glyphs.rgba(self.style.palette.muted))
             if ts.pattern.kind in glyphs.LATTICE_PATTERNS:
                 glyphs.motif(d, ts.pattern.kind, cx, cy, r * 0.9, glyphs.rgba(ts.pattern.colour))
@@ -804,14 +733,7 @@ class _Legend:
         def draw(d: ImageDraw.ImageDraw, x: float, y: float, w: float, h: float) -> None:
             cx, cy = x + w / 2, y + h / 2
             if fs.outline:
-                r = h * 0.58
-                pts = [
-                    (
-                        cx + r * math.cos(math.radians(60 * i - 90)),
-                        cy + r * math.sin(math.radians(60 * i - 90)),
-                    )
-                    for i in range(6)
-                ]
+                pts = hexagon(cx, cy, h * 0.58, -90)
                 d.line(pts + [pts[0]], fill=glyphs.rgba(fs.outline), width=max(1, round(h * 0.1)))
             glyphs.icon(
                 d, fs.icon, cx, cy, h * 0.7, glyphs.rgba(fs.fill), glyphs.rgba(fs.ink), fs.text
@@ -1043,16 +965,7 @@ class _RowOverlay(_Overlay):
             self.out.pieces.append(DrawnPiece(counter.id, counter.side, stack.hex, None, box))
             top_box = box if top_box is None else top_box
         if stack.count > 1 and top_box is not None:
-            r = max(6.0, S * 0.19)
-            bx, by = top_box[2] + r * 0.15, top_box[1] - r * 0.15
-            badge(self.d, bx, by, r, stack.count, self.style)
-            self.out.badges.append(
-                DrawnBadge(
-                    stack.hex,
-                    stack.count,
-                    (round(bx - r), round(by - r), round(bx + r), round(by + r)),
-                )
-            )
+            self.count_badge(stack, top_box)
 
     def panel(self) -> _Panel:
         return _RowPanel(self.view, self.style, self.base, self.out, self.size)

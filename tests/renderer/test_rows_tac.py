@@ -154,3 +154,18 @@ def test_front_ends_get_row_maps_at_the_wide_default_width(opening):
     png = render_png(map_view(opening, "axis"))
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR"
     assert int.from_bytes(png[16:20], "big") == rows.DEFAULT_WIDTH
+
+
+def test_renderer_clear_cache_forgets_the_row_maps_too(opening):
+    """One call empties every picture kept in memory, row maps included (as a new
+    process starts); the next map is read back from the disk copy, the same to the byte."""
+    import renderer
+    from renderer import base, counters
+
+    view = map_view(opening, None)
+    first = render(view, 1000).png()
+    assert rows._layers.layers and rows._boards and counters._SPRITES
+    renderer.clear_cache()
+    assert not rows._layers.layers and not rows._boards and not base._layers.layers
+    assert not counters._SPRITES
+    assert render(view, 1000).png() == first
