@@ -14,6 +14,9 @@ therefore processed from the most hit points down, each once; the chance that a 
 changes nothing is divided out (a geometric series), which makes an unlimited battle
 exact. With a cycle limit the cycles are stepped through one by one instead; at sea
 the last of them is kept by its sums only (:class:`_Tail`), as the odds need no more.
+A sea battle's long limit that the battle goes past with a chance of at most 1e-15 is
+left out, which a run of the unlimited solver with every cycle's chances weighted
+proves (:meth:`_Battle._solve_sea_if_out_of_reach`).
 
 States are shared by every branch that reaches them: the first cycle (antiaircraft
 fire, bombardment) only sets how much each pair starts with. On land every later cycle
@@ -92,6 +95,16 @@ _KEEP_CELLS = 1024
 #: results stay exact to far better than 1e-9 (the tests hold them to 1e-12)
 _NEGLIGIBLE = 1e-16
 _NEGLIGIBLE_TOTAL = 1e-13
+
+#: a sea battle's round limit of :data:`_LONG_LIMIT` cycles or more is left out when
+#: the battle goes on past it with a chance of at most :data:`_OUT_OF_REACH`, which
+#: :meth:`_Battle._solve_sea_if_out_of_reach` proves with a weighted run of the
+#: unlimited solver whose total must stay within :data:`_WEIGHT_ALLOWED`
+_LONG_LIMIT = 20
+_OUT_OF_REACH = 1e-15
+_WEIGHT_ALLOWED = 1e6
+#: how close to divergence the weights of the slowest pair may come (z * s at most)
+_CLOSEST = 0.9
 
 #: a survivor list: (unit type, count) pairs in the side's own order
 Survivors = tuple[tuple[str, int], ...]
@@ -636,9 +649,9 @@ class _Battle:
 
         Every hit lowers the hit points on the board, so the pairs are solved from the
         most hit points down, each once; the chance that a cycle changes nothing is
-        divided out (a geometric series). A cycle is taken in two halves where it can be: the opening fire of submarines leads to a pair of states from which
-        the main fire is worked out once, whichever pair before the opening fire led
-        there. That holds unless casualties of the opening fire still fire (a destroyer
+        divided out (a geometric series). A cycle is taken in two halves where it can
+        be: the opening fire of submarines leads to a pair of states from which the main
+        fire is worked out once, whichever pair before the opening fire led there. That holds unless casualties of the opening fire still fire (a destroyer
         keeps them firing), in which case the cycle is taken whole (:meth:`cycle`).
 
         ``live`` and ``left`` as in :meth:`_solve_sea`; returns the expected number of
@@ -753,6 +766,94 @@ class _Battle:
             if v > 0:
                 groups[v] = groups.get(v, 0) + n
         return groups
+
+    def _solve_sea_if_out_of_reach(
+        self, live: list[list[float]], rounds: int
+    ) -> tuple[np.ndarray, float, int] | None:
+        """A sea battle with a round limit solved to the end by :meth:`_solve_sea`, as
+        :meth:`solve` takes it (``live``: the chance of each pair after the first cycle),
+        where it goes on past ``rounds`` cycles with a chance of at most
+        :data:`_OUT_OF_REACH` beyond what the solver lets go; None elsewhere, the limit
+        is then stepped through. Tried only where that solver applies and ``rounds`` is
+        at least :data:`_LONG_LIMIT`.
+
+        The proof. Let T be the number of cycles the battle lasts with no limit and R =
+        ``rounds``. The solver lets go some pairs (:data:`_NEGLIGIBLE`, 1e-13 of chance
+        at most, as every solver here does) and sums every other way the battle can go,
+        "kept" below. With the limit a battle runs the same course up to cycle R and
+        differs only where T > R (the attacker withdraws there instead of fighting on);
+        so each outcome, retreat and survivor chance found differs from the limited
+        battle's by at most P(kept, T > R) beyond the chance let go.
+
+        Take z > 1 and weigh each way the battle can go by its chance times z to the
+        number of its cycles: :meth:`_expected_growth` sums those weights, S, over the
+        kept ways (the solver again, every cycle's chances multiplied by z, letting go
+        the same pairs or fewer, which only adds to S). A kept way with T > R weighs at
+        least z^(R+1), so P(kept, T > R) <= S / z^(R+1) (Markov's inequality): at most
+        F = :data:`_OUT_OF_REACH` when S <= F * z^(R+1). The expected number of cycles
+        differs by the sum over n > R of P(kept, T >= n) <= S / z^n: at most
+        F * z / (z - 1).
+
+        The larger z, the more the long battles weigh against the short; but the weights
+        converge only if every pair that a cycle leaves unchanged with chance s has z * s
+        < 1 (its weight is a geometric series in z * s). So z is the one that makes
+        z^(R+1) = W / F (W = :data:`_WEIGHT_ALLOWED`) if below :data:`_CLOSEST` / s for
+        the pair of both sides' likeliest misses (:meth:`_likeliest_miss`), else that
+        bound. Where the weights do not converge all the same, or where neither side can
+        hit the other (a battle that would last to the limit), the answer is None; so it
+        is where z^E[T], which S cannot be below (Jensen's inequality), is already too
+        much."""
+        if rounds < _LONG_LIMIT or self.att.restricted_air or self._dying_dice() is None:
+            return None
+        slowest = self._likeliest_miss(ATTACKER) * self._likeliest_miss(DEFENDER)
+        z = (_WEIGHT_ALLOWED / _OUT_OF_REACH) ** (1.0 / (rounds + 1))
+        if slowest:
+            z = min(z, _CLOSEST / slowest)
+        if _OUT_OF_REACH * z**rounds < 1.0:
+            return None  # S >= z (every battle lasts a cycle), so S > F * z^(R+1)
+        grid = np.array(live)
+        left: set[tuple[int, int]] = set()
+        gone: set[tuple[int, int]] = set()
+        expected, solved = self._solve_sea(grid, left, gone)
+        allowed = _OUT_OF_REACH * z ** (rounds + 1)
+        if left or z ** (1.0 + expected) > allowed:
+            return None  # S >= z^E[T] (Jensen's inequality): no need to weigh
+        weight = self._expected_growth(z, gone)
+        if weight is None or weight > allowed:
+            return None
+        return grid, expected, solved
+
+    def _likeliest_miss(self, role: Side) -> float:
+        """The highest chance, over the states of the side ``role`` that fight, that none
+        of its dice hits in a cycle (submarines' opening fire and main fire). A cycle
+        leaves a pair unchanged at least when every die of both sides misses, so the pair
+        of both sides' likeliest misses stays at least as often as the product."""
+        side = self.att if role == ATTACKER else self.dfn
+        fights = self.fights if role == ATTACKER else (lambda i: self.dfn.alive[i])
+        return max(
+            (
+                side.fire(i)[0][0] * side.sub_fire(i)[0]
+                for i in range(len(side.states))
+                if fights(i)
+            ),
+            default=0.0,
+        )
+
+    def _expected_growth(self, z: float, gone: set[tuple[int, int]]) -> float | None:
+        """The sum over every way the battle can go with no limit, but those through the
+        pairs of ``gone``, of its chance times ``z`` to the number of its cycles (E[z^T]
+        over those ways): :meth:`_solve_sea` with every cycle's chances multiplied by
+        ``z``, letting go exactly the pairs of ``gone``. None where the sum does not
+        converge or a pair can never change (:meth:`_solve_sea_if_out_of_reach`)."""
+        att, dfn = self.att, self.dfn
+        weights = np.zeros((len(att.states), len(dfn.states)))
+        _push_array(self.cycle(att.start, dfn.start, first=True), z, weights)
+        try:
+            self._solve_sea(weights, _Refusing(), gone, growth=z)
+        except _Diverges:
+            return None
+        total = float(weights.sum())
+        return total if np.isfinite(total) else None
 
     def _solve_land_arrays(
         self, live: np.ndarray, left: set[tuple[int, int]], rounds: int | None
@@ -941,7 +1042,13 @@ class _Battle:
                     attacker_moves(rows, moving[:, :, None] * t, 1, live, lo)
         return live[np.ix_(number, d_number)], expected, solved
 
-    def _solve_sea(self, main: np.ndarray, left: set[tuple[int, int]]) -> tuple[float, int]:
+    def _solve_sea(
+        self,
+        main: np.ndarray,
+        left: set[tuple[int, int]],
+        gone: set[tuple[int, int]] | None = None,
+        growth: float = 1.0,
+    ) -> tuple[float, int]:
         """Every cycle after the first, to the end, where the defender fires one die per
         unit (Revised: Combat Sequence, steps 4-6: both sides fire at once, casualties
         fire back before they are removed) at sea, unless aircraft need a destroyer to
@@ -966,7 +1073,11 @@ class _Battle:
         ``main[a, d]`` holds the chance of (a, d) at the start of a cycle (from the
         first cycle on entry), and on return the chance that the battle ends there;
         pairs where nothing can ever change go into ``left``. Returns the expected
-        number of cycles after the first and the number of pairs solved."""
+        number of cycles after the first and the number of pairs solved. The pairs let
+        go (:data:`_NEGLIGIBLE`) are added to ``gone``; with ``growth`` (for
+        :meth:`_expected_growth`), every cycle's chances are multiplied by it (at the
+        opening fire, or the whole cycle) and the pairs let go are those of ``gone``,
+        whatever their weight."""
         att, dfn = self.att, self.dfn
         na, nd = len(att.states), len(dfn.states)
         dying = self._dying_dice()
@@ -988,6 +1099,7 @@ class _Battle:
         expected = 0.0
         solved = 0
         budget = _NEGLIGIBLE_TOTAL
+        weighted = growth != 1.0
         for a in sorted(range(na), key=lambda a: -att.health[a]):
             mine = pending.pop(a, {})
             now = opened[a]
@@ -1007,8 +1119,14 @@ class _Battle:
                     here = row[d] + now[d]
                     if not here:
                         continue  # nothing here, nothing arriving
-                    if here < _NEGLIGIBLE <= budget and fights and d_alive[d]:
+                    if (
+                        ((a, d) in gone if weighted else here < _NEGLIGIBLE <= budget)
+                        and fights
+                        and d_alive[d]
+                    ):
                         budget -= here  # a negligible chance, let go (within budget)
+                        if gone is not None and not weighted:
+                            gone.add((a, d))
                         row[d] = now[d] = 0.0
                         continue
                 arrived = todo[0] if todo else 0.0
@@ -1028,6 +1146,8 @@ class _Battle:
                         m += f * b_0 * a_0
                         fire = f
                         blocks = self.cycle(a, d, first=False)
+                        if growth != 1.0:
+                            blocks = [(w * growth, la, ld) for w, la, ld in blocks]
                         stay = _stays(blocks, a, d)
                         if stay >= 1.0 - 1e-15:
                             left.add((a, d))  # neither side can ever hit the other
@@ -1037,10 +1157,10 @@ class _Battle:
                             expected += scale
                             solved += 1
                             if len(blocks) == 1:  # one block, whose spreads are kept
-                                _, la, ld = blocks[0]
+                                w, la, ld = blocks[0]
                                 ai, ap = self._arrays(la)
                                 di, dp = self._arrays(ld)
-                                main[ai[:, None], di] += np.outer(ap * scale, dp)
+                                main[ai[:, None], di] += np.outer(ap * (scale * w), dp)
                             else:
                                 _push_array(blocks, scale, main)
                             # what stays in this attacker state goes to the list too
@@ -1051,7 +1171,7 @@ class _Battle:
                                         row[d2] += c * y
                             row[d] = 0.0  # the share that changes nothing is divided out
                     else:
-                        o = _chance_of(a_open, a) * _chance_of(d_open, d)
+                        o = growth * _chance_of(a_open, a) * _chance_of(d_open, d)
                         s = b_0 * a_0
                         if o * s >= 1.0 - 1e-15:
                             left.add((a, d))  # neither side can ever hit the other
@@ -1065,8 +1185,8 @@ class _Battle:
                             expected += cycles
                             solved += 1
                             row[d] = 0.0
-                            if o < 1.0:
-                                _push([(1.0, a_open, d_open)], cycles, opened)
+                            if len(a_open[0]) > 1 or len(d_open[0]) > 1:
+                                _push([(growth, a_open, d_open)], cycles, opened)
                                 now[d] = 0.0  # the share divided out
                 fired[d] = arrived + fire * b_0
                 if fire and n:
@@ -1309,11 +1429,22 @@ class _Battle:
         #: what the last cycle of a sea battle with a round limit adds, by its sums only
         #: (:meth:`_step_sea`)
         tail: _Tail | None = None
+        #: a sea battle solved to the end, its round limit out of reach
+        to_the_end = None
+        if self.sea and rounds is not None:
+            to_the_end = self._solve_sea_if_out_of_reach(live, rounds)
+        #: whether a round limit is stepped through
+        limited = rounds is not None and to_the_end is None
         if not self.sea:
             grid, extra, solved = self._solve_land_arrays(grid, left, rounds)
             expected_rounds += extra
             processed += solved
-        elif rounds is not None:
+        elif to_the_end is not None:
+            grid, extra, solved = to_the_end
+            expected_rounds += extra
+            processed += solved
+        elif limited:
+            assert rounds is not None
             grid = np.array(live)
             extra, stepped, tail = self._step_sea(grid, rounds)
             expected_rounds += extra
@@ -1338,7 +1469,7 @@ class _Battle:
             [self.retreat_when is not None and n <= self.retreat_when for n in att.units]
         )[:, None]
         fighting = a_alive & d_alive & ~retreats
-        if rounds is None:
+        if not limited:
             stuck = np.zeros((na, nd), dtype=bool)
             if left:
                 a_idx, d_idx = zip(*left, strict=True)
@@ -1439,6 +1570,19 @@ def _let_go(grid: np.ndarray, going: np.ndarray, budget: float, pairs: bool = Fa
         grid[drop] -= going[drop]
         going[drop] = 0.0
     return budget
+
+
+class _Diverges(Exception):
+    """A weighted run (:meth:`_Battle._expected_growth`) met a pair that a cycle never
+    changes, or whose weight does not shrink from cycle to cycle."""
+
+
+class _Refusing(set):
+    """The ``left`` of a weighted run: the first pair put in it stops the run, as the sum
+    then has no finite bound."""
+
+    def add(self, pair: tuple[int, int]) -> None:
+        raise _Diverges(pair)
 
 
 class _Tail:
