@@ -33,6 +33,13 @@ Assumptions, stated because the rules leave them to the players:
   (flanking units hit more often); the defender its lowest defence value first, then the
   cheapest; ties by chart row. :func:`attacker_order` and :func:`defender_order` give
   them, for a player or a simulation to follow.
+
+Speed: the rounds after the first are taken a level (units left on both sides) at a time,
+every state of the level in a few array operations (``_Chain._level_all``), grouped by the
+defenders' size so that hits past what the other side has are summed into one column;
+``_Chain._level``, one attacking composition at a time, is the reference the tests hold
+it to (``tests/aa_na/test_odds_reference.py``). Nothing is dropped but the hit-grid cells
+below :data:`PRUNE`, as before.
 """
 
 from __future__ import annotations
@@ -129,6 +136,21 @@ def land_odds(
     belong in ``main``: they never flank) and ``defenders``, each as chart row -> count
     (``ger.tank``); ``bonus`` the defender's reroll results (``(9, 10)`` at Tobruk);
     ``vichy`` when the defenders are Vichy French."""
+    return _odds(main, defenders, flank, bonus, vichy, batched=True)
+
+
+def _odds(
+    main: Mapping[str, int],
+    defenders: Mapping[str, int],
+    flank: Mapping[str, int] | None,
+    bonus: tuple[int, ...],
+    vichy: bool,
+    *,
+    batched: bool,
+) -> Odds:
+    """:func:`land_odds`; ``batched`` moves every state of a level in one step
+    (``_Chain._level_all``), otherwise one attacking composition at a time
+    (``_Chain._level``, the slower reference the tests hold the batched one to)."""
     rows = chart()
     for r in [*main, *(flank or {}), *defenders]:
         if r not in rows:
@@ -140,15 +162,20 @@ def land_odds(
     dclasses = defender_order([r for r, n in defenders.items() if n > 0])
     a0 = tuple((main if not f else flank or {})[r] for r, f in aclasses)
     d0 = tuple(defenders[r] for r in dclasses)
-    return _Chain(aclasses, dclasses, bonus, vichy).run(a0, d0)
+    return _Chain(aclasses, dclasses, bonus, vichy, batched).run(a0, d0)
 
 
 class _Chain:
     def __init__(
-        self, ac: list[AClass], dc: list[str], bonus: tuple[int, ...], vichy: bool
+        self,
+        ac: list[AClass],
+        dc: list[str],
+        bonus: tuple[int, ...],
+        vichy: bool,
+        batched: bool = True,
     ) -> None:
         rows = chart()
-        self.ac, self.dc, self.vichy = ac, dc, vichy
+        self.ac, self.dc, self.vichy, self.batched = ac, dc, vichy, batched
         self.a_air = [i for i, (r, _) in enumerate(ac) if rows[r].kind == "air"]
         self.a_scout = [i for i, (r, _) in enumerate(ac) if rows[r].type == "scout_car"]
         self.a_land = [
@@ -176,6 +203,7 @@ class _Chain:
         self.a_index: dict[tuple[int, ...], int] = {}
         self.d_index: dict[tuple[int, ...], int] = {}
         self.a_list: list[tuple[int, ...]] = []
+        self.a_size: list[int] = []
         self.d_list: list[tuple[int, ...]] = []
         self.d_size: list[int] = []
         self._grid: dict[int, tuple[np.ndarray, np.ndarray]] = {}
@@ -190,6 +218,13 @@ class _Chain:
         self._h_all = np.zeros((0, 1))
         self._lossv: dict[int, np.ndarray] = {}
         self._after: dict[tuple[int, ...], dict[tuple[int, int, int, int], int]] = {}
+        # per attacking composition (rows filled as first needed): the not negligible
+        # cells of its hit grid (ascending; past the last, the grid's size) with their
+        # chances, and where k losses leave it
+        self._a_filled = np.zeros(0, dtype=bool)
+        self._g_at = np.zeros((0, 1), dtype=np.intp)
+        self._g_p = np.zeros((0, 1))
+        self._loss_all = np.zeros((0, 1), dtype=np.intp)
 
     # -- compositions ---------------------------------------------------------------
 
@@ -198,6 +233,7 @@ class _Chain:
         if i is None:
             i = self.a_index[a] = len(self.a_list)
             self.a_list.append(a)
+            self.a_size.append(sum(a))
         return i
 
     def di(self, d: tuple[int, ...]) -> int:
@@ -390,21 +426,28 @@ class _Chain:
         self.mass = np.zeros((16, 16))
         self.surrendered: dict[int, float] = {}
         d0i = self.di(d0)
+        self.d_none = self.di(tuple(0 for _ in d0))
         for a, q in start.items():
             ia = self.ai(a)
             if not sum(a):
                 self._add(ia, d0i, q)
                 continue
-            self._first(ia, d0i, q)
+            if self.batched:
+                self._first_all(ia, d0i, q)
+            else:
+                self._first(ia, d0i, q)
         # each later round leaves fewer units: the fullest states first, each once
         for total in range(sum(a0) + sum(d0), 1, -1):
-            na = np.array([sum(a) for a in self.a_list])
+            na = np.array(self.a_size)
             nd = np.array(self.d_size)
             m = self.mass[: len(na), : len(nd)]
             level = (na[:, None] + nd[None, :] == total) & (m > 0)
             level &= (na[:, None] > 0) & (nd[None, :] > 0)
             rows, cols = np.nonzero(level)
             if not len(rows):
+                continue
+            if self.batched:
+                self._level_all(rows, cols)
                 continue
             cuts = np.flatnonzero(np.diff(rows)) + 1
             for ia, ids in zip(rows[np.r_[0, cuts]], np.split(cols, cuts), strict=True):
@@ -454,6 +497,109 @@ class _Chain:
         self.mass[losses[:cut], :width] += C[:cut]
         self.mass[ia, ids] = 0.0
 
+    def _level_all(self, ia: np.ndarray, id_: np.ndarray) -> None:
+        """A later round from every state (ia[s], id_[s]) of one level at once, the same
+        moves as ``_level``: from state s, k defender hits (chance H[s, k]) leave the
+        attackers ``ja[s, k]`` and grid cell g of the attackers' hits (chance G[s, g])
+        leaves the defenders ``jd[s, g]``, the two independent; every (s, k, g) is one
+        weighted count into the mass grid. A state's chance of coming back to itself is
+        folded in as a geometric series, as in ``_level``."""
+        self._fill(np.unique(id_))
+        self._fill_a(np.unique(ia))
+        self._grow()
+        d_size = np.array(self.d_size)
+        # one block per defenders' size: every state of a block has as many defender
+        # hits possible, and its attackers as many grid cells, so the blocks pad little
+        size = d_size[id_]
+        total = int(size[0]) + self.a_size[int(ia[0])]
+        for n in np.unique(size).tolist():
+            self._block(ia[size == n], id_[size == n], d_size, n, total - n)
+        self.mass[ia, id_] = 0.0
+
+    def _block(self, ia: np.ndarray, id_: np.ndarray, d_size: np.ndarray, nd: int, na: int) -> None:
+        """``_level_all`` for the states with ``na`` attackers and ``nd`` defenders.
+        Defender hits beyond ``na`` leave no attacker and attacker hits beyond ``nd`` no
+        defender, so both tails are summed into one column each."""
+        q = self.mass[ia, id_]
+        S = len(ia)
+        K = min(nd, na) + 1
+        H = self._h_all[id_, : nd + 1]
+        if K < nd + 1:
+            H = np.concatenate([H[:, : K - 1], H[:, K - 1 :].sum(axis=1, keepdims=True)], 1)
+        ja = self._loss_all[ia, :K]
+        # grid cells (ascending) of nd or more plain hits leave no defender
+        cut = min(nd * self.n_bomb, self._g_at.shape[1])
+        g_all = self._g_at[ia]
+        low = g_all < cut
+        G = int(low.sum(axis=1).max())
+        at = g_all[:, :G]
+        gp = np.empty((S, G + 1))
+        np.multiply(self._g_p[ia, :G], low[:, :G], out=gp[:, :G])
+        gp[:, G] = (self._g_p[ia] * ~low).sum(axis=1)
+        jd = np.empty((S, G + 1), dtype=np.intp)
+        # (a cell past the low ones has no chance here: any map entry will do)
+        jd[:, :G] = self._dm_all[id_[:, None], np.minimum(at, cut - 1)]
+        jd[:, G] = self.d_none
+        if self.vichy:  # Vichy defenders that score no hit surrender (L1071-1073)
+            zero = (q * H[:, 0])[:, None] * gp
+            alive = d_size[jd] > 0
+            gone = np.bincount(ia, weights=(zero * alive).sum(axis=1))
+            for j in np.flatnonzero(gone).tolist():
+                self.surrendered[j] = self.surrendered.get(j, 0.0) + float(gone[j])
+            # no hit and no defender left: the attacker's win, nobody surrenders
+            np.add.at(self.mass, (np.broadcast_to(ia[:, None], jd.shape), jd), zero * ~alive)
+            H = H.copy()
+            H[:, 0] = 0.0
+            w = q
+        else:
+            stay = H[:, 0] * (gp * (jd == id_[:, None])).sum(axis=1)
+            w = q / (1.0 - stay)
+        weight = (H * w[:, None])[:, :, None] * gp[:, None, :]
+        cell = (ja * self.mass.shape[1])[:, :, None] + jd[:, None, :]
+        np.add.at(self.mass.ravel(), cell.ravel(), weight.ravel())
+
+    def _chain_down(self, ia: int) -> list[int]:
+        """``_losses_to``, one loss at a time down the attacker's order."""
+        a = list(self.a_list[ia])
+        out = [ia]
+        i = 0
+        while len(out) < self.n_def:
+            while i < len(a) and not a[i]:
+                i += 1
+            if i == len(a):
+                out += [out[-1]] * (self.n_def - len(out))
+                break
+            a[i] -= 1
+            out.append(self.ai(tuple(a)))
+        return out
+
+    def _fill_a(self, ias: np.ndarray) -> None:
+        """Keep, for every attacking composition met, its grid cells and chances
+        (``a_grid``) and its row of ``_losses_to`` in arrays (rows filled as needed)."""
+        n = len(self.a_list)
+        if len(self._a_filled) < n:
+            cap = max(2 * n, 64)
+            cells = self.n_any * self.n_bomb
+
+            def grown(old: np.ndarray, cols: int, dtype: type) -> np.ndarray:
+                new = np.zeros((cap, cols), dtype=dtype)
+                new[: len(old), : old.shape[1]] = old
+                return new
+
+            self._a_filled = np.concatenate(
+                [self._a_filled, np.zeros(cap - len(self._a_filled), bool)]
+            )
+            self._g_at = grown(self._g_at, cells, np.intp)
+            self._g_p = grown(self._g_p, cells, float)
+            self._loss_all = grown(self._loss_all, self.n_def, np.intp)
+        for i in ias[~self._a_filled[ias]].tolist():
+            where, probs = self.a_grid(i)
+            self._g_at[i] = self._g_at.shape[1]  # past every cell: no hit there
+            self._g_at[i, : len(where)] = where
+            self._g_p[i, : len(where)] = probs
+            self._loss_all[i] = self._chain_down(i)
+            self._a_filled[i] = True
+
     def _dm_rows(self, ids: np.ndarray, where: np.ndarray) -> np.ndarray:
         """For each defending composition in ``ids``: the composition each of the hits
         ``where`` (indices into the any x bomber grid) leaves."""
@@ -498,11 +644,15 @@ class _Chain:
         if hit is None:
             d = list(self.d_list[id_])
             out = [id_]
-            for _ in range(1, self.n_any):
-                i = next((j for j, n in enumerate(d) if n), None)
-                if i is not None:
-                    d[i] -= 1
-                out.append(self.di(tuple(d)) if i is not None else out[-1])
+            i = 0
+            while len(out) < self.n_any:
+                while i < len(d) and not d[i]:
+                    i += 1
+                if i == len(d):  # nobody left: more hits change nothing
+                    out += [out[-1]] * (self.n_any - len(out))
+                    break
+                d[i] -= 1
+                out.append(self.di(tuple(d)))
             hit = self._fronts[id_] = np.array(out, dtype=np.intp)
         return hit
 
@@ -543,6 +693,21 @@ class _Chain:
                     self.surrendered[ja] = self.surrendered.get(ja, 0.0) + q * x * y
                 else:
                     self._add(ja, jd, q * x * y)
+
+    def _first_all(self, ia: int, id_: int, q: float) -> None:
+        """``_first`` with the chances added to the mass grid as one array."""
+        pa, pd = self.step(ia, id_, True)
+        self._grow()
+        ja = np.array([j for j, _ in pa], dtype=np.intp)
+        zero = np.array([z for _, z in pa], dtype=bool)
+        jd = np.array(list(pd), dtype=np.intp)
+        m = q * np.array(list(pa.values()))[:, None] * np.array(list(pd.values()))[None, :]
+        if self.vichy:  # Vichy defenders that score no hit surrender (L1071-1073)
+            gone = zero[:, None] & (np.array(self.d_size)[jd] > 0)[None, :]
+            for j, x in zip(ja.tolist(), (m * gone).sum(axis=1).tolist(), strict=True):
+                self.surrendered[j] = self.surrendered.get(j, 0.0) + x
+            m = m * ~gone
+        np.add.at(self.mass, (ja[:, None], jd[None, :]), m)
 
     def _summary(self, ends, surrendered) -> Odds:  # noqa: ANN001
         att = dfn = mutual = taken = 0.0
