@@ -33,7 +33,10 @@ by default as in the bot). On each backend in turn:
    games of the database hold as many actions as were acknowledged in all.
 
 Prints, per run, the orders acknowledged per second, the p50/p99/max latency of
-``submit``, and the refusals as stale (zero expected: one task owns each game). The
+``submit``, the refusals as stale (zero expected: one task owns each game), the CPU time
+per order of the workers and of the database server, and on PostgreSQL the statements
+the workers sent per order (a count the machine's other work does not blur, unlike CPU
+time). ``--profile FILE`` writes cProfile statistics, in CPU time, of the first worker. The
 targets (issue 16) are at least 500 orders/s with 4 processes on PostgreSQL and p99 under
 50 ms; they are printed beside the figures, never asserted here.
 """
@@ -115,6 +118,9 @@ class RunFigures:
     live: int = 0
     #: CPU seconds the database server used (PostgreSQL started here), else 0
     db_cpu: float = 0.0
+    #: statements the worker processes sent to PostgreSQL (0 on SQLite): a count that,
+    #: unlike CPU time, does not change with how busy the machine is
+    statements: int = 0
 
     @property
     def per_second(self) -> float:
@@ -123,6 +129,8 @@ class RunFigures:
     def line(self) -> str:
         lat = sorted(self.latencies)
         db = f", server {self.db_cpu * 1000 / max(1, self.acked):.2f} ms" if self.db_cpu else ""
+        if self.statements:
+            db += f" ({self.statements / max(1, self.acked):.2f} statements per order)"
         offered = "as fast as it goes" if not self.rate else f"offered {self.rate:g} orders/s"
         ms = [
             percentile(lat, 50) * 1000,
@@ -240,6 +248,27 @@ def _in_processes(jobs: list[tuple[Any, ...]], timeout: float) -> list[Any]:
     return [results[n] for n in range(len(jobs))]
 
 
+#: statements this process has sent to PostgreSQL since :func:`_count_statements`
+_STATEMENTS = [0]
+
+
+def _count_statements() -> None:
+    """Count every statement this worker process sends to PostgreSQL (every query of the
+    store goes through ``AsyncCursor.execute``); the patch lives in this process only."""
+    from psycopg import AsyncCursor
+
+    if getattr(AsyncCursor.execute, "_counting", False):
+        return
+    real = AsyncCursor.execute
+
+    async def execute(self: Any, *args: Any, **kwargs: Any) -> Any:
+        _STATEMENTS[0] += 1
+        return await real(self, *args, **kwargs)
+
+    execute._counting = True  # type: ignore[attr-defined]
+    AsyncCursor.execute = execute  # type: ignore[method-assign]
+
+
 def _own_cpu() -> float:
     """CPU seconds this process has used."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
@@ -346,6 +375,8 @@ async def drive_games(
     """
     if cache is not None:
         service_module.CACHE_SIZE = cache
+    if is_pg_url(target):
+        _count_statements()
     service = await open_service(target, pool=pool, sync=sync)
     driver = _Driver(service, games, processes, seed, orders)
     driver.server_pid = server_pid
@@ -366,7 +397,9 @@ async def drive_games(
         if profile:
             import cProfile
 
-            profiler = cProfile.Profile()
+            # CPU time, not wall time: on a busy machine a wall-clock profile charges the
+            # moments this process waits for a core to whatever call it was in
+            profiler = cProfile.Profile(time.process_time)
         runs = []
         for rate in rates:
             barrier.wait(MARGIN)  # every process starts each run at the same moment
@@ -442,6 +475,7 @@ class _Driver:
         self.stale = self.claimed = self.live = 0
         self.choice_errors: list[str] = []
         busy0, cpu0, db0 = _machine_busy(), _own_cpu(), _tree_cpu(self.server_pid)
+        sent0 = _STATEMENTS[0]
         start = time.monotonic()
         # each game's mean interval between orders, so that all processes offer ``rate``
         interval = len(self.games) * self.processes / rate if rate else 0.0
@@ -454,6 +488,7 @@ class _Driver:
         busy1 = _machine_busy()
         return {
             "db_cpu": _tree_cpu(self.server_pid) - db0,
+            "statements": _STATEMENTS[0] - sent0,
             "cpu": _own_cpu() - cpu0,
             "busy": [busy1[0] - busy0[0], busy1[1] - busy0[1]],
             "start": start,
@@ -650,6 +685,7 @@ def load_test(
         figures.db_cpu = parts[0]["db_cpu"]
         for p in parts:
             figures.cpu += p["cpu"]
+            figures.statements += p.get("statements", 0)
             figures.live += p["live"]
             figures.acked += p["acked"]
             figures.stale += p["stale"]
@@ -737,7 +773,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--script", type=int, default=60,
                         help="orders per game chosen before the runs (0: choose each in the run)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--profile", help="cProfile statistics of the first worker's runs to "
+    parser.add_argument("--profile", help="cProfile statistics (CPU time) of the first worker's runs to "
                         "FILE.pg, FILE.sqlite1, ...")  # fmt: skip
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, before the workers'

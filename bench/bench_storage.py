@@ -16,7 +16,12 @@ that holds nothing else, then ended by a moderator (a finished game). Then:
   over the tables, minus the same sum for an empty schema. The figure after a plain
   VACUUM (what autovacuum does: freed rows stay as reusable space, and every table
   gains a free-space and a visibility map, 32 KB each) is printed beside it. Without
-  ``--pg`` a throwaway server is started on loopback (tests/pg/server.py).
+  ``--pg`` a throwaway server is started on loopback (tests/pg/server.py). An empty
+  PostgreSQL table has no page and an empty index only its metapage, so the first row
+  of a table adds a page to it and to each of its indexes (8 KB each; SQLite's empty
+  database already has every root page): the share of the figure that is such first
+  pages is printed too, since a database pays it once, not per game. The figure
+  "beside another game" is what the game adds to a database that has them already.
 
 Per table, the growth over the empty database. ``--timing`` also times, on an unfinished
 copy of the same game, a fresh service loading it (median of 5) and a rollback to its
@@ -187,6 +192,30 @@ async def empty_pg(url: str) -> tuple[int, int, dict[str, int]]:
     return plain, full, tables
 
 
+def pg_relations(url: str) -> dict[str, int]:
+    """Bytes of every table and index of the URL's schema (after ``pg_bytes``)."""
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        return {
+            name: int(size)
+            for name, size in conn.execute(
+                "SELECT c.relname, pg_relation_size(c.oid) FROM pg_class c"
+                " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                " WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')"
+            )
+        }
+
+
+def first_pages(empty: dict[str, int], now: dict[str, int]) -> int:
+    """Bytes of the first page of every table or index empty before (no page, or an
+    index's metapage alone) that holds a row now."""
+    page = 8192
+    return page * sum(
+        1 for name, size in now.items() if empty.get(name, 0) <= page and size > empty.get(name, 0)
+    )
+
+
 def _kb(n: int) -> str:
     return f"{n / 1024:.1f} KB"
 
@@ -273,6 +302,7 @@ async def measure(args: argparse.Namespace, folder: str, pg_new_url: Any) -> boo
 
                 await (await PgStore.open(empty_url)).close()
                 empty, empty_tables, _ = compact_size(backend, empty_url)
+                empty_relations = pg_relations(empty_url)
                 empty_note = f"empty schema {_kb(empty)}"
                 target, beside = pg_new_url(), pg_new_url()
             t0 = time.perf_counter()
@@ -310,6 +340,12 @@ async def measure(args: argparse.Namespace, folder: str, pg_new_url: Any) -> boo
                 f"played in {played:.1f} s{timing}"
             )
             print(f"    alone, by table: {_breakdown(tables, empty_tables)}")
+            if backend == "postgresql":
+                first = first_pages(empty_relations, pg_relations(target))
+                print(
+                    f"    alone, of which first pages of tables and indexes: {_kb(first)}; "
+                    f"the rest {_kb(size - first)}"
+                )
     return ok
 
 

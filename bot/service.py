@@ -592,6 +592,10 @@ class _Live:
     seats: list[SeatRow]
     ruleset: Ruleset
     state: Any
+    #: the dice chain ``h_head`` stored with live action ``row.head``, when known (the
+    #: command that wrote it, or the load that replayed it): the next order's dice build
+    #: on it without asking the database again (issue 16). None: read it when needed
+    chain: str | None = None
 
     def holder(self, role: str | None) -> str | None:
         return next((s.user for s in self.seats if s.role == role), None)
@@ -670,7 +674,8 @@ class Service:
         row, seats = found
         cached = self._cache.get(game_id)
         if cached is not None and cached.row.version == row.version:
-            live = _Live(row, seats, cached.ruleset, cached.state)
+            # the same version is the same log, so the same head and chain
+            live = _Live(row, seats, cached.ruleset, cached.state, cached.chain)
             self._remember(live)
             return live
         ruleset = self._ruleset_of(row)
@@ -679,7 +684,8 @@ class Service:
             seats = await tx.seats(game_id)
             snapshot, actions = await self._line_upto(tx, row, row.head)
         state = self._rebuild(ruleset, row, snapshot, actions)
-        live = _Live(row, seats, ruleset, state)
+        chain = actions[-1].chain if actions and actions[-1].seq == row.head else None
+        live = _Live(row, seats, ruleset, state, chain)
         self._remember(live)
         return live
 
@@ -1003,6 +1009,7 @@ class Service:
         await tx.update_game(live.row.id, **changes)
         await tx.clear_deadlines(live.row.id, "end", now)
         await tx.prune_snapshots(live.row.id)  # only what a finished game reads (issue 16)
+        await tx.prune_notifications(live.row.id)  # notices now moot (issue 16)
         for key, value in changes.items():
             setattr(live.row, key, value)
 
@@ -1369,10 +1376,10 @@ class Service:
             created_at=now,
             chain=dice.chain,
         )
-        new = _Live(_copy_row(live.row), live.seats, rs, state)
+        new = _Live(_copy_row(live.row), live.seats, rs, state, dice.chain)
         new.row.head, new.row.entries, new.row.version = seq, entry, live.row.version + 1
         async with self._write(live, head=seq, entries=entry, version=new.row.version) as tx:
-            await tx.append_action(action)
+            await tx.append_action(action, ruleset=live.row.ruleset, previous=previous)
             if after != before or finished:
                 await tx.insert_snapshot(
                     SnapshotRow(
@@ -1417,6 +1424,8 @@ class Service:
         (ARCHITECTURE: Dice); None at the start or under the plain scheme."""
         if live.row.dice_scheme != CHAIN_V1 or seq == 0:
             return None
+        if seq == live.row.head and live.chain is not None:
+            return live.chain
         async with self.store.read() as tx:
             chain = await tx.live_chain(live.row.id, seq)
         if chain is None:

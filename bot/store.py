@@ -13,7 +13,9 @@ of ``bot/store_pg.py`` for a ``postgresql://`` URL (issue 16), which reuses the 
 of :class:`Tx`. Snapshots are stored compressed, as key frames and differences (see
 "compact snapshots" below), and a finished game keeps few of them; a log entry's order,
 rolls, events, role, user and phase are compressed into one ``body`` with a dictionary
-of its ruleset's vocabulary (``bot/logdicts``, migration 0008).
+of its ruleset's vocabulary (``bot/logdicts``, migration 0008), and only every
+``CHAIN_EVERY``-th entry stores its dice chain, the others deriving it from the entry
+before (migration 0009); a game's notices nobody will read again go when it ends.
 
 The schema lives in ``migrations/NNNN_name.sql``. At open, the files numbered above
 ``PRAGMA user_version`` are applied in order, each in its own transaction that also sets
@@ -48,6 +50,7 @@ from typing import Any, Protocol
 import aiosqlite
 
 from bot import logdicts
+from engine.core.dice import CHAIN_START, chain_next
 
 DEFAULT_DB = "umpire.db"
 BUSY_TIMEOUT_MS = 2_000  # a console command says "busy" after this; ms
@@ -335,7 +338,8 @@ def _action(row: sqlite3.Row) -> ActionRow:
     body = d.pop("body", None)
     chain = d.get("chain")
     if isinstance(chain, (bytes, memoryview)):
-        d["chain"] = bytes(chain).hex()
+        # no bytes at all: the chain follows from the entry before (``_derive_chains``)
+        d["chain"] = bytes(chain).hex() if len(chain) else _DERIVED
     json_keys: tuple[str, ...] = ("order", "rolls", "events")
     if body is not None:
         if not isinstance(body, (bytes, memoryview)):
@@ -365,6 +369,14 @@ def _action(row: sqlite3.Row) -> ActionRow:
 
 
 _HEX_CHAIN = re.compile(r"^[0-9a-f]{64}$")
+
+#: the dice chain ``h_seq`` of a log entry is written out only for every entry whose
+#: action number is a multiple of this (and for any entry whose chain does not follow
+#: from the entry before it); the others store no bytes and read it back derived. Part
+#: of the stored format (a reader starts deriving at such a multiple): never change it
+CHAIN_EVERY = 4
+#: what ``_action`` puts in ``chain`` for such a row, until ``_derive_chains`` fills it
+_DERIVED = "<derived>"
 
 
 def _chain_bytes(chain: str | None) -> bytes | str | None:
@@ -1104,14 +1116,35 @@ class Tx:
 
     # -- the action log --------------------------------------------------------------
 
-    async def append_action(self, a: ActionRow) -> None:
+    async def append_action(
+        self, a: ActionRow, *, ruleset: str | None = None, previous: str | None = None
+    ) -> None:
         """Write a log entry once, compact (migration 0008): its order, rolls, events,
         role, user and phase compressed into ``body`` with its ruleset's dictionary
-        (``bot.logdicts``; their own columns stay NULL), its dice chain as 32 bytes."""
-        ruleset = await self._one("SELECT ruleset FROM games WHERE id = ?", (a.game,))
-        body = logdicts.pack(
-            [getattr(a, name) for name in _BODY_FIELDS], ruleset[0] if ruleset else None
-        )
+        (``bot.logdicts``; their own columns stay NULL), its dice chain as 32 bytes, or
+        as no bytes at all (migration 0009) when the action's number is not a multiple of
+        :data:`CHAIN_EVERY` and the chain is ``chain_next`` of the chain of the entry it
+        follows (the latest entry before it numbered one less) and its order, as the
+        dice chain always is (ARCHITECTURE: Dice): the reader derives it again.
+
+        A caller that knows them (the service's order path, issue 16) passes the game's
+        ``ruleset`` and, for a live entry, the ``previous`` chain (that of live action
+        ``a.seq - 1``, which its dice were built on), saving a query for each."""
+        if ruleset is None:
+            found = await self._one("SELECT ruleset FROM games WHERE id = ?", (a.game,))
+            ruleset = found[0] if found else None
+        body = logdicts.pack([getattr(a, name) for name in _BODY_FIELDS], ruleset)
+        chain = _chain_bytes(a.chain)
+        if isinstance(chain, bytes) and a.seq % CHAIN_EVERY:
+            if a.seq == 1:
+                previous = CHAIN_START
+            elif a.undone_by is not None:  # an undone entry being imported
+                previous = await self._chain_before(a.game, a.seq, a.entry)
+            elif previous is None:  # the live line: the entry before is live action seq - 1
+                line = await self._live_rows(a.game, a.seq - 1, a.seq - 1)
+                previous = line[0].chain if line and line[0].entry < a.entry else None
+            if previous is not None and chain_next(previous, a.order) == a.chain:
+                chain = b""
         await self._run(
             "INSERT INTO actions (game, entry, seq, turn, created_at, undone_by, chain, body)"
             " VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
@@ -1122,10 +1155,108 @@ class Tx:
                 a.turn,
                 a.created_at,
                 a.undone_by,
-                _chain_bytes(a.chain),
+                chain,
                 body,
             ),
         )
+
+    async def _chain_before(self, game_id: str, seq: int, entry: int) -> str | None:
+        """The chain of the entry that log entry ``entry`` (action ``seq``) follows: the
+        latest entry before it numbered ``seq - 1``; None if there is none or it has no
+        chain."""
+        row = await self._one(
+            "SELECT * FROM actions WHERE game = ? AND seq = ? AND entry < ?"
+            " ORDER BY entry DESC LIMIT 1",
+            (game_id, seq - 1, entry),
+        )
+        if row is None:
+            return None
+        found = _action(row)
+        await self._derive_chains(game_id, [found])
+        return found.chain
+
+    async def _live_rows(
+        self, game_id: str, low: int, high: int | None = None, *, last: bool = False
+    ) -> list[ActionRow]:
+        """The live entries numbered ``low`` to ``high`` (None: to the end), in order,
+        their chains derived where stored without one, in one query: it starts at the
+        multiple of :data:`CHAIN_EVERY` at or below ``low``, whose chain is stored. On the
+        live line the entry a live entry follows is the live one numbered one less.
+        ``last``: only the last live entry (``low`` is then ignored)."""
+        if last:
+            rows = [
+                _action(r)
+                for r in await self._all(
+                    "SELECT * FROM actions WHERE game = ? AND undone_by IS NULL"
+                    " ORDER BY seq DESC LIMIT ?",
+                    (game_id, CHAIN_EVERY),
+                )
+            ][::-1]
+            if not rows:
+                return []
+            low = rows[-1].seq
+            base = low - low % CHAIN_EVERY
+            rows = [r for r in rows if r.seq >= base]
+        else:
+            base = low - low % CHAIN_EVERY
+            sql = "SELECT * FROM actions WHERE game = ? AND undone_by IS NULL AND seq >= ?"
+            params: list[Any] = [game_id, base]
+            if high is not None:
+                sql += " AND seq <= ?"
+                params.append(high)
+            rows = [_action(r) for r in await self._all(sql + " ORDER BY seq", params)]
+        previous: str | None = CHAIN_START if base == 0 else None
+        before = base
+        for r in rows:
+            if r.chain is _DERIVED:
+                if previous is None or r.seq != before + 1:
+                    raise _BadRow(f"action {r.seq} of game {game_id!r} has lost its dice chain")
+                r.chain = chain_next(previous, r.order)
+            previous, before = r.chain, r.seq
+        return [r for r in rows if r.seq >= low]
+
+    async def _derive_chains(
+        self, game_id: str, rows: list[ActionRow], *, whole: bool = False
+    ) -> None:
+        """Fill in the chains of ``rows`` stored without one (migration 0009). Such an
+        entry's chain is ``chain_next`` of the chain of the entry it follows (the latest
+        entry before it numbered one less; ``h_0`` for action 1) and its own order; that
+        one's is stored or derived in turn, down to a multiple of :data:`CHAIN_EVERY`,
+        which is always stored. ``whole``: ``rows`` are every entry of the game in order."""
+        need = [r for r in rows if r.chain is _DERIVED]
+        if not need:
+            return
+        if whole:
+            chain_rows = rows
+        else:
+            low = min(r.seq for r in need)
+            chain_rows = [
+                _action(r)
+                for r in await self._all(
+                    "SELECT * FROM actions WHERE game = ? AND seq >= ? AND seq <= ?"
+                    " AND entry <= ? ORDER BY entry",
+                    (
+                        game_id,
+                        low - low % CHAIN_EVERY,
+                        max(r.seq for r in need),
+                        max(r.entry for r in need),
+                    ),
+                )
+            ]
+        last: dict[int, str | None] = {0: CHAIN_START}
+        found: dict[int, str | None] = {}
+        for r in chain_rows:
+            chain = r.chain
+            if chain is _DERIVED:
+                previous = last.get(r.seq - 1)
+                if previous is None:
+                    raise _BadRow(f"action {r.seq} of game {game_id!r} has lost its dice chain")
+                chain = chain_next(previous, r.order)
+            last[r.seq] = found[r.entry] = chain
+        for r in need:
+            if r.entry not in found:
+                raise _BadRow(f"action {r.seq} of game {game_id!r} has lost its dice chain")
+            r.chain = found[r.entry]
 
     async def live_chain(self, game_id: str, seq: int) -> str | None:
         """The dice chain ``h_seq`` stored with live action ``seq`` (None if it has none)."""
@@ -1135,30 +1266,27 @@ class Tx:
         )
         if row is None or row[0] is None:
             return None
+        if isinstance(row[0], (bytes, memoryview)) and len(row[0]) == 0:  # derived
+            found = await self._live_rows(game_id, seq, seq)
+            return found[0].chain if found else None
         return bytes(row[0]).hex() if isinstance(row[0], (bytes, memoryview)) else row[0]
 
     async def live_actions(
         self, game_id: str, *, after: int = 0, upto: int | None = None
     ) -> list[ActionRow]:
         """Live actions with ``after < seq <= upto``, in order."""
-        sql = "SELECT * FROM actions WHERE game = ? AND undone_by IS NULL AND seq > ?"
-        params: list[Any] = [game_id, after]
-        if upto is not None:
-            sql += " AND seq <= ?"
-            params.append(upto)
-        return [_action(r) for r in await self._all(sql + " ORDER BY seq", params)]
+        return await self._live_rows(game_id, max(after, 0) + 1, upto)
 
     async def log_entries(self, game_id: str) -> list[ActionRow]:
         """Every entry of the log, undone ones included, in the order written."""
         rows = await self._all("SELECT * FROM actions WHERE game = ? ORDER BY entry", (game_id,))
-        return [_action(r) for r in rows]
+        found = [_action(r) for r in rows]
+        await self._derive_chains(game_id, found, whole=True)
+        return found
 
     async def last_live_action(self, game_id: str) -> ActionRow | None:
-        row = await self._one(
-            "SELECT * FROM actions WHERE game = ? AND undone_by IS NULL ORDER BY seq DESC LIMIT 1",
-            (game_id,),
-        )
-        return _action(row) if row else None
+        found = await self._live_rows(game_id, 0, last=True)
+        return found[-1] if found else None
 
     async def mark_undone(self, game_id: str, after: int, audit_id: int) -> list[int]:
         """Mark every live action numbered above ``after`` as undone; their entries."""
@@ -1289,6 +1417,35 @@ class Tx:
             key, n = (entry, 0) if "s" in head else (head["k"], head["n"])
             previous = (key, n, states[entry])
         return len(gone)
+
+    async def prune_notifications(self, game_id: str) -> int:
+        """Delete the notices of a game that has just ended which nobody will read again
+        (issue 16, item 4); the number deleted. Called in the transaction that ends the
+        game, before its "ended" notice is queued. A notice is transient state, not
+        history (the log and the audit trail are the history), so these go:
+
+        - every "your move" (``prompt``) and ``reminder`` notice, delivered or not: the
+          decision it was about is over (the Discord table already drops such a notice
+          unposted once the game is not active, and the mail desk mails the end, with
+          the log since its last mail, instead of a hand-over);
+        - every other notice already delivered (``sent_at``) or cancelled, unless the
+          mail desk may still owe it to an email seat of the game (numbered above its
+          ``notifications`` cursor).
+
+        A rollback notice nobody has delivered yet stays, to be delivered. The notice
+        numbered highest in the table stays too, whatever it is: SQLite numbers a new row
+        one above the highest there, and the mail desk reads notices by number, so a
+        number must never be given twice."""
+        rows = await self._all(
+            "DELETE FROM notifications WHERE game = ?"
+            " AND id < (SELECT MAX(id) FROM notifications) AND (kind IN ('prompt', 'reminder')"
+            " OR ((sent_at IS NOT NULL OR cancelled_at IS NOT NULL)"
+            " AND (NOT EXISTS (SELECT 1 FROM email_seats WHERE game = ?)"
+            " OR id <= (SELECT value FROM email_cursors WHERE name = 'notifications'))))"
+            " RETURNING id",
+            (game_id, game_id),
+        )
+        return len(rows)
 
     # -- audit -----------------------------------------------------------------------
 

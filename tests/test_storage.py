@@ -264,3 +264,70 @@ async def test_a_row_with_neither_body_nor_columns_is_said_in_one_sentence(tmp_p
         assert "\n" not in str(caught.value)
     finally:
         await store.close()
+
+
+async def test_a_derived_chain_whose_entry_before_is_gone_is_said_in_one_sentence(tmp_path):
+    """An entry stores no chain bytes when its chain follows from the entry before it
+    (migration 0009); if that entry is lost, reading says so instead of rolling wrong."""
+    from engine.core.dice import CHAIN_START, chain_next
+
+    path = str(tmp_path / "u.db")
+    store = await _store(path)
+    first = _action(1, chain_next(CHAIN_START, _action(1).order))
+    second = _action(2, chain_next(first.chain, _action(2).order))
+    try:
+        async with store.write() as tx:
+            await tx.append_action(first)
+            await tx.append_action(second)
+        async with store.read() as tx:
+            assert await tx.log_entries("g1") == [first, second]
+            assert await tx.live_chain("g1", 2) == second.chain
+            sizes = await tx._all("SELECT length(chain) FROM actions ORDER BY entry")
+        assert [r[0] for r in sizes] == [0, 0]
+    finally:
+        await store.close()
+    con = sqlite3.connect(path)
+    con.execute("DROP TRIGGER actions_are_never_deleted")
+    con.execute("DELETE FROM actions WHERE entry = 1")
+    con.commit()
+    con.close()
+    store = await Store.open(path)
+    try:
+        for read in ("live_actions", "log_entries", "last_live_action"):
+            with pytest.raises(StoreError, match="lost its dice chain") as caught:
+                async with store.read() as tx:
+                    await getattr(tx, read)("g1")
+            assert "\n" not in str(caught.value)
+    finally:
+        await store.close()
+
+
+async def test_migration_0009_drops_the_moot_notices_of_finished_games_only(tmp_path):
+    path = str(tmp_path / "old.db")
+    con = sqlite3.connect(path)
+    for number, _, sql in migrations()[:8]:
+        con.executescript(f"BEGIN;\n{sql}\n;PRAGMA user_version = {number};\nCOMMIT;")
+    for game, status, ended in (("done", "finished", 5.0), ("on", "active", None)):
+        con.execute(
+            "INSERT INTO games (id, ruleset, scenario, status, commitment, secret, created_by,"
+            " created_at, ended_at) VALUES (?, 'toy', 'standard', ?, 'c', x'00', 'u', 0, ?)",
+            (game, status, ended),
+        )
+        for kind, sent in (("prompt", None), ("rollback", 1.0), ("rollback", None),
+                           ("reminder", None), ("ended", None)):  # fmt: skip
+            con.execute(
+                "INSERT INTO notifications (game, kind, text, due_at, created_at, sent_at)"
+                " VALUES (?, ?, 'x', 0, 0, ?)",
+                (game, kind, sent),
+            )
+    con.commit()
+    con.close()
+    store = await Store.open(path)
+    try:
+        async with store.read() as tx:
+            done = [(n.kind, n.sent_at) for n in await tx.notifications("done")]
+            on = [(n.kind, n.sent_at) for n in await tx.notifications("on")]
+    finally:
+        await store.close()
+    assert done == [("rollback", None), ("ended", None)]
+    assert len(on) == 5

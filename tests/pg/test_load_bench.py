@@ -40,12 +40,17 @@ def test_four_processes_on_postgresql_lose_and_duplicate_nothing(pg_url):
     report = bench.load_test(pg_url, processes=4, **SMALL)
     assert report.games == 200
     _assert_consistent(report)
+    # every order is at least its read of the game and its write (BEGIN, the versioned
+    # update, the action, COMMIT): the count covers the workers' statements
+    assert report.runs[0].statements >= 5 * report.runs[0].acked
+    assert "statements per order" in report.runs[0].line()
 
 
 def test_one_process_on_sqlite_then_the_checks_catch_a_miscount(tmp_path):
     path = str(tmp_path / "load.db")
     report = bench.load_test(path, processes=1, **SMALL)
     _assert_consistent(report)
+    assert report.runs[0].statements == 0  # counted on PostgreSQL only
 
     async def check(claimed: int) -> tuple[list[str], list[str], int]:
         service = await bench.open_service(path, pool=None, sync="FULL")
@@ -74,3 +79,129 @@ def test_percentile_is_the_nearest_rank():
     assert bench.percentile(values, 99) == 99.0
     assert bench.percentile(values[:10], 99) == 10.0
     assert bench.percentile([], 99) == 0.0
+
+
+# -- the order path's shortcuts (issue 16: CPU per order) -------------------------------
+
+
+def _run(coro):
+    return asyncio.run(coro)
+
+
+def test_game_and_seats_is_one_statement_that_reads_what_a_transaction_reads(pg_url):
+    from bot.store import StoreError
+
+    async def go():
+        assert await bench.create_games(pg_url, [0, 1], 1, None, "FULL", 1) == 2
+        service = await bench.open_service(pg_url, pool=None, sync="FULL")
+        try:
+            store = service.store
+            game = bench.game_id(1)
+            async with store.write() as tx:  # standing orders as a seat stores them
+                seat = (await tx.seats(game))[0]
+                await tx.set_seat_preferences(game, seat.role, standing_orders={"retreat": "ask"})
+            async with store.read() as tx:
+                expected = (await tx.game(game), await tx.seats(game))
+            got = await store.game_and_seats(game)
+            assert got == expected
+            assert got[1][0].standing_orders == {"retreat": "ask"}
+            assert [s.role for s in got[1]] == [s.role for s in expected[1]]  # order kept
+            assert await store.game_and_seats("no-such-game") is None
+            async with store.write() as tx:  # a damaged seat: one sentence, nothing else
+                await tx._run(
+                    "UPDATE seats SET standing_orders = 'not json' WHERE game = ? AND role = ?",
+                    (game, seat.role),
+                )
+            with pytest.raises(StoreError) as caught:
+                await store.game_and_seats(game)
+            assert "damaged" in str(caught.value) and "\n" not in str(caught.value)
+        finally:
+            await service.close()
+
+    _run(go())
+
+
+def test_the_version_check_takes_the_games_writer_lock_in_the_same_statement(pg_url):
+    import psycopg
+
+    from bot.store_pg import LOCK_SPACE
+
+    async def go():
+        await bench.create_games(pg_url, [0], 1, None, "FULL", 1)
+        service = await bench.open_service(pg_url, pool=None, sync="FULL")
+        game = bench.game_id(0)
+        other = await psycopg.AsyncConnection.connect(pg_url, autocommit=True)
+
+        async def free() -> bool:  # whether another connection could take the lock now
+            async with other.transaction():
+                cur = await other.execute(
+                    "SELECT pg_try_advisory_xact_lock(%s, hashtext(%s))", (LOCK_SPACE, game)
+                )
+                return (await cur.fetchone())[0]
+
+        try:
+            row = (await service.store.game_and_seats(game))[0]
+            async with service.store.write() as tx:
+                assert await tx.update_game_at_version(game, row.version, version=row.version + 1)
+                assert not await free()  # held until the commit
+            assert await free()
+            async with service.store.write() as tx:  # a stale version changes nothing
+                assert not await tx.update_game_at_version(game, row.version, version=99)
+            assert (await service.store.game_and_seats(game))[0].version == row.version + 1
+        finally:
+            await other.close()
+            await service.close()
+
+    _run(go())
+
+
+def test_orders_build_on_the_cached_chain_and_a_change_elsewhere_is_seen(pg_url, monkeypatch):
+    """The service keeps the head's dice chain with the game in memory: orders from one
+    process in a row ask the database for no chain; an order from another process makes
+    the next one load the game again; every stored chain follows from the orders."""
+    from bot.store_pg import PgTx
+    from engine.core.dice import CHAIN_START, chain_next
+
+    asked: list[int] = []
+    real = PgTx.live_chain
+
+    async def counting(self, game_id, seq):
+        asked.append(seq)
+        return await real(self, game_id, seq)
+
+    monkeypatch.setattr(PgTx, "live_chain", counting)
+
+    async def order(service, game, rng):
+        ruleset, state, seq = await service.live_state(game)
+        role, chosen = bench.random_order(ruleset, state, rng)
+        return await service.submit(game, bench.player(role), chosen, role=role, seen=seq)
+
+    async def go():
+        await bench.create_games(pg_url, [0], 1, None, "FULL", 1)
+        game = bench.game_id(0)
+        one = await bench.open_service(pg_url, pool=None, sync="FULL")
+        two = await bench.open_service(pg_url, pool=None, sync="FULL")
+        rng = bench.random.Random(7)
+        try:
+            assert (await one.store.game_and_seats(game))[0].dice_scheme == "chain-v1"
+            for _ in range(6):
+                await order(one, game, rng)
+            assert asked == []  # the chain came from memory every time
+            for _ in range(3):
+                await order(two, game, rng)
+            for _ in range(3):
+                await order(one, game, rng)  # its memory is stale: loaded again
+            async with one.store.read() as tx:
+                actions = await tx.live_actions(game)
+            assert [a.seq for a in actions] == list(range(1, 13))
+            chain = CHAIN_START
+            for a in actions:
+                chain = chain_next(chain, a.order)
+                assert a.chain == chain
+            report = bench.verify_export(await one.export(game, with_secret=True))
+            assert report.ok, report.problems
+        finally:
+            await one.close()
+            await two.close()
+
+    _run(go())

@@ -182,3 +182,114 @@ def test_every_ruleset_with_a_dictionary_is_registered():
 
     for ruleset, _, _ in logdicts.DICTIONARIES.values():
         assert ruleset in engine.available()
+
+
+async def _played_with_a_rollback(target: str, export: dict | None = None) -> list:
+    """A toy game played 30 orders, rolled back to action 13, played 12 more (or
+    ``export`` imported): its log, every live chain, the last live action, a slice of
+    the live line and (action number, bytes of chain stored) of every entry, as read."""
+    service = await Service.open(target, clock=FakeClock())
+    try:
+        game = "chains"
+        if export is None:
+            await new_game(service, "toy", options={"pile": 400}, game_id=game)
+            await play(service, game, 30, random.Random(30))
+            await service.rollback(game, "mod", to=13, why="a slip")
+            await play(service, game, 12, random.Random(31))
+        else:
+            await service.import_game(export, by="mod2")
+        head = (await service.status(game)).seq
+        export = await service.export(game, with_secret=True)
+        async with service.store.read() as tx:
+            return [
+                await tx.log_entries(game),
+                [await tx.live_chain(game, seq) for seq in range(1, head + 1)],
+                await tx.last_live_action(game),
+                await tx.live_actions(game, after=5, upto=20),
+                [
+                    (r[0], len(bytes(r[1])))
+                    for r in await tx._all(
+                        "SELECT seq, chain FROM actions WHERE game = ? ORDER BY entry", (game,)
+                    )
+                ],
+                export,
+            ]
+    finally:
+        await service.close()
+
+
+async def test_most_dice_chains_are_derived_and_read_back_as_if_stored(
+    target, tmp_path, monkeypatch
+):
+    """Only every CHAIN_EVERY-th action keeps its 32 bytes of dice chain (migration 0009);
+    the rest read back, undone entries included, exactly as a store that writes every
+    chain in full reads the same game."""
+    import bot.store
+
+    log, chains, last, line, stored, export = await _played_with_a_rollback(target)
+    assert len(log) == 42 and any(a.undone_by for a in log)
+    assert all(size == (32 if seq % bot.store.CHAIN_EVERY == 0 else 0) for seq, size in stored)
+    assert all(c is not None and len(c) == 64 for c in chains)
+    # the same game imported (undone entries written with their marks) is stored the same
+    imported = await _played_with_a_rollback(str(tmp_path / "imported.db"), export)
+    assert imported[4] == stored
+    assert [a.chain for a in imported[0]] == [a.chain for a in log]
+    monkeypatch.setattr(bot.store, "CHAIN_EVERY", 1)
+    reference = await _played_with_a_rollback(str(tmp_path / "every-chain.db"))
+    assert all(size == 32 for _, size in reference[4])
+    assert [log, chains, last, line] == reference[:4]
+
+
+async def _notices(service: Service, game: str) -> list[tuple[str, bool]]:
+    """(kind, delivered) of every notice of ``game`` still stored, in order."""
+    async with service.store.read() as tx:
+        return [(n.kind, n.sent_at is not None) for n in await tx.notifications(game)]
+
+
+async def test_ending_a_game_drops_the_notices_nobody_will_read_again(target):
+    service = await Service.open(target, clock=FakeClock())
+    try:
+        game = await new_game(service, "toy", options={"pile": 400}, game_id="notes")
+        mailed = await new_game(service, "toy", options={"pile": 400}, game_id="mailed")
+        for g in (game, mailed):
+            await play(service, g, 6, random.Random(6))
+            await service.rollback(g, "mod", to=3, why="first")
+            await play(service, g, 4, random.Random(7))
+            await service.rollback(g, "mod", to=5, why="second")
+            now = service.clock()
+            await service.set_deadline(g, "mod", now + 3600, remind_before=[600])
+        for g in (game, mailed):  # the first rollback notice of each is delivered
+            first = [n.id for n in await service.notifications(g) if n.kind == "rollback"][0]
+            await service.mark_handled(notifications=[first])
+        async with service.store.write() as tx:
+            await tx.put_email_seat(mailed, "north", "n@example.org", "t", "x", service.clock())
+        kinds = {n.kind for n in await service.notifications(game)}
+        assert kinds == {"prompt", "rollback", "reminder"}
+        for g in (game, mailed):
+            await service.end(g, "mod", "over")
+        assert await _notices(service, game) == [("rollback", False), ("ended", False)]
+        # the mail desk has not passed the delivered rollback yet: it stays for it
+        assert await _notices(service, mailed) == [
+            ("rollback", True),
+            ("rollback", False),
+            ("ended", False),
+        ]
+    finally:
+        await service.close()
+
+
+async def test_a_notice_number_is_never_given_twice_after_the_pruning(target):
+    """The mail desk reads notices by number: ending the only game of a database must
+    not let its "ended" notice take a number a pruned notice had (SQLite numbers a new
+    row one above the highest there)."""
+    service = await Service.open(target, clock=FakeClock())
+    try:
+        game = await new_game(service, "toy", options={"pile": 400}, game_id="alone")
+        await play(service, game, 5, random.Random(5))
+        before = max(n.id for n in await service.notifications(game))
+        await service.end(game, "mod", "over")
+        after = await service.notifications(game)
+        assert [n.kind for n in after][-1] == "ended" and after[-1].id > before
+        assert len(after) <= 2  # at most the highest-numbered notice stays beside it
+    finally:
+        await service.close()
