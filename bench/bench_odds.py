@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_odds.py [--repeat N] [--fresh N] [--search N] [--seed S]
                                          [--units U]
+    .venv/bin/python bench/bench_odds.py --sweep 60
 
 Times are CPU seconds of the process (``time.process_time``): on an idle machine the
 same as the wall clock, and steadier on a busy one; the wall clock is printed beside
@@ -20,7 +21,9 @@ Target (issue 9): under 500 ms for any battle of up to 60 units a side; the sear
 there to find the battles that miss it. A sea battle's long round limit (20 or more)
 that the battle almost surely never reaches is left out, proved by a weighted second
 run of the unlimited solver; the two 50- and 39-round sea battles go that way, the
-3-round one is stepped through.
+3-round one is stepped through. ``--sweep N`` times instead every round limit from 1
+to N of the two worst sea battles (60 against 60 with destroyers, 46 against 48), each
+in a fresh process, and prints them all and the slowest.
 """
 
 from __future__ import annotations
@@ -247,9 +250,12 @@ def timed_both(attackers: Force, defenders: Force, options: dict) -> tuple[float
     return time.process_time() - cpu, time.perf_counter() - wall, result
 
 
-def one(index: int) -> dict[str, float]:
-    """The first call in this process for fixed battle ``index``, and the imports."""
+def one(index: int, rounds: int | None = None) -> dict[str, float]:
+    """The first call in this process for fixed battle ``index`` (with ``rounds``, that
+    round limit in place of its own), and the imports."""
     _, attackers, defenders, options = BATTLES[index]
+    if rounds is not None:
+        options = {**options, "rounds": rounds}
     cpu, wall, _ = timed_both(attackers, defenders, options)
     return {
         "cpu": cpu,
@@ -259,18 +265,50 @@ def one(index: int) -> dict[str, float]:
     }
 
 
-def fresh(index: int, runs: int) -> list[dict[str, float]]:
+def fresh(index: int, runs: int, rounds: int | None = None) -> list[dict[str, float]]:
     """:func:`one` in ``runs`` fresh processes, one after the other."""
     out = []
+    limit = [] if rounds is None else ["--rounds", str(rounds)]
     for _ in range(runs):
         done = subprocess.run(
-            [sys.executable, __file__, "--one", str(index)],
+            [sys.executable, __file__, "--one", str(index), *limit],
             capture_output=True,
             text=True,
             check=True,
         )
         out.append(json.loads(done.stdout))
     return out
+
+
+#: the two worst sea battles for a round limit (their own limits aside)
+SWEPT = tuple(
+    i
+    for i, (name, _, _, _) in enumerate(BATTLES)
+    if name.startswith(("sea, 60 against 60, destroyers, 50", "sea, 46 against 48"))
+)
+
+
+def sweep(most: int) -> int:
+    """Each round limit from 1 to ``most`` of the battles of :data:`SWEPT`, timed cold
+    in a fresh process (CPU ms); prints every limit's time and the slowest."""
+    print(load())
+    worst: tuple[float, str] | None = None
+    for index in SWEPT:
+        name = BATTLES[index][0].split(",")[1].strip()  # "60 against 60"
+        times = []
+        for rounds in range(1, most + 1):
+            cpu = fresh(index, 1, rounds)[0]["cpu"] * 1000
+            times.append(cpu)
+            if worst is None or cpu > worst[0]:
+                worst = (cpu, f"{name}, {rounds} rounds at most")
+        print(f"sea, {name}: round limits 1..{most}, cold CPU ms")
+        for start in range(0, most, 10):
+            row = times[start : start + 10]
+            print(f"  {start + 1:3d}-{start + len(row):<3d} " + " ".join(f"{t:5.0f}" for t in row))
+    assert worst is not None
+    print(f"\nslowest: {worst[0]:.1f} ms: sea, {worst[1]}")
+    print(load())
+    return 0
 
 
 def load() -> str:
@@ -287,10 +325,20 @@ def main(argv: list[str] | None = None) -> int:
         "--fresh", type=int, default=0, help="first calls of each fixed battle in new processes"
     )
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--rounds", type=int, default=None, help=argparse.SUPPRESS)
+    parser.add_argument(
+        "--sweep",
+        type=int,
+        default=0,
+        metavar="N",
+        help="only the round limits 1..N of the two worst sea battles, each cold in a fresh process",
+    )
     args = parser.parse_args(argv)
     if args.one is not None:
-        print(json.dumps(one(args.one)))
+        print(json.dumps(one(args.one, args.rounds)))
         return 0
+    if args.sweep > 0:
+        return sweep(args.sweep)
     print(load())
     #: (cold seconds, what, pairs solved) of the slowest battle so far
     worst: tuple[float, str, int] | None = None

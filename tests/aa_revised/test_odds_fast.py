@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 
 from engine.core.errors import IllegalOrder
@@ -291,3 +292,38 @@ def test_the_likeliest_miss_is_that_of_the_weakest_state_that_fights():
     battle = battle_of({"submarine": 2}, {"battleship": 1}, sea=True)
     assert battle._likeliest_miss(ATTACKER) == pytest.approx(2 / 3)
     assert battle._likeliest_miss(DEFENDER) == pytest.approx(1 / 3)
+
+
+# small sea battles with every round limit from 1 to 30: below the long limits, at
+# them, and past them, stepped or left out
+EVERY_LIMIT = [
+    ({"battleship": 1, "bomber": 1}, {"battleship": 1, "submarine": 1}),  # slow pairs
+    (
+        {"battleship": 1, "destroyer": 1, "submarine": 2, "fighter": 1},
+        {"battleship": 1, "destroyer": 1, "submarine": 1, "carrier": 1, "transport": 1},
+    ),
+]
+
+
+@pytest.mark.parametrize("rounds", range(1, 31))
+@pytest.mark.parametrize(("attackers", "defenders"), EVERY_LIMIT)
+def test_every_round_limit_of_a_small_sea_battle_gives_the_plain_distribution(
+    monkeypatch, attackers, defenders, rounds
+):
+    fast, plain = both(monkeypatch, attackers, defenders, {"sea": True, "rounds": rounds})
+    assert_same(fast, plain, tolerance=1e-12)
+    assert abs(fast.attacker_win + fast.defender_win + fast.draw - 1) < 1e-12
+    if rounds < 20:
+        assert fast.attacker_retreat > 0  # the limit stops battles still going
+
+
+def test_the_stepping_lets_go_of_the_smallest_pairs_first():
+    """Pairs under the negligible chance are let go from the smallest up, within the
+    budget: a larger one first in the grid does not use the budget up before them."""
+    grid = np.array([[0.9e-16, 1e-30, 0.0], [2e-30, 0.5, 3e-30]])
+    going = grid.copy()
+    going[1, 1] = 0.0  # a pair that is over keeps its mass
+    left = odds._let_go(grid, going, 4e-30, pairs=True)  # room for the two smallest
+    assert grid.tolist() == [[0.9e-16, 0.0, 0.0], [0.0, 0.5, 3e-30]]
+    assert going.tolist() == [[0.9e-16, 0.0, 0.0], [0.0, 0.0, 3e-30]]
+    assert left == pytest.approx(1e-30, rel=1e-9)
