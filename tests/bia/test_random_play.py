@@ -1,7 +1,7 @@
 """Seeded random games of the land scenarios through ``legal_orders``/``apply`` (issue 11
 point 3): no dead end, the invariants after every order, and nothing any reader
 receives (views, log lines, order lines, prompts, refusals, legal orders) names a block
-hidden from that reader."""
+hidden from that reader, and no view shows another side's PP stock."""
 
 from __future__ import annotations
 
@@ -56,6 +56,8 @@ def _check_leaks(s, before, order, ev, names) -> None:
         text = " ".join(seen)
         leaked = [x for x in _secrets(s, audience, shown, names) if x in text]
         assert leaked == [], (audience, order.text(), leaked)
+        stocks = RULES.view(s, audience).pp  # the PP stock is its owner's (digest 4.2)
+        assert all(B.side_of_power(p) == audience for p in stocks), (audience, stocks)
 
 
 def _refusal_leaks(s, rng, names) -> None:
@@ -65,7 +67,8 @@ def _refusal_leaks(s, rng, names) -> None:
     if role is None or not foe:
         return
     b = rng.choice(foe)
-    for text in (f"move {b.id} {b.at}", f"rail {b.id} {b.at}", f"blitz {b.id} {b.at}"):
+    for text in (f"move {b.id} {b.at}", f"rail {b.id} {b.at}", f"blitz {b.id} {b.at}",
+                 f"fly {b.id} {b.at}", f"repair {b.id}", f"disband {b.id}"):  # fmt: skip
         said = []
         for name in (b.id, "nobody"):
             with pytest.raises(IllegalOrder) as err:
@@ -92,6 +95,8 @@ def play(scenario: str, seed: int, limit: int = 700, ask: bool = False):
             break
         legal = RULES.legal_orders(s, p.role)
         assert legal, f"dead end: {p.text}"
+        if rng.random() < 0.9:  # a random player disbanding at will would empty the map
+            legal = [o for o in legal if o.verb != "disband"] or legal
         foes = {b.at for b in s.on_map() if b.side != p.role}
         bold = [o for o in legal if o.verb in ("blitz", "retreat", "hit", "fight")]
         bold += [o for o in legal if o.verb == "move" and o.path[-1] in foes]
@@ -119,17 +124,19 @@ def play(scenario: str, seed: int, limit: int = 700, ask: bool = False):
 def test_random_play_reaches_the_end_without_dead_end_or_leak(scenario):
     s, kinds = play(scenario, seed=sum(map(ord, scenario)))
     assert RULES.result(s) is not None, (s.turn, s.phase, RULES.prompt(s).text)
-    assert {"order:move", "order:done"} <= kinds
+    assert {"order:move", "order:done", "income"} <= kinds
+    assert all(n >= 0 for stock in s.pp.values() for n in stock.values()), s.pp
 
 
 def test_random_play_fights_battles_to_their_end():
     """Over a few seeds of Compass, with both sides asked on every tie and retreat, the
     battles, hits, retreats and blitzes all occur."""
     seen: set[str] = set()
-    for seed in range(3):
+    for seed in range(4):
         s, kinds = play("BIA3", seed, ask=True)
         assert RULES.result(s) is not None
         seen |= kinds
     want = {"fire", "battle_end", "eliminated", "order:fight", "order:blitz", "order:retreat",
-            "order:stay", "order:hit"}  # fmt: skip
+            "order:stay", "order:hit", "order:repair", "order:rebuild", "order:disband",
+            "order:rail", "order:fly", "income"}  # fmt: skip
     assert want <= seen, want - seen

@@ -36,8 +36,11 @@ class Dice:
 
 
 def game(scenario: str = "BIA3", salt: tuple[int, ...] = (11, 22, 33, 44), srm: bool = False):
-    """A scenario set up and, unless ``srm``, past the Axis Strategic Rail Movement."""
+    """A scenario set up, past the Axis Production (nothing bought) and, unless ``srm``,
+    past the Axis Strategic Rail Movement."""
     s = RULES.setup(scenario, {}, Dice(salt))
+    if s.phase == "production":
+        s, _ = RULES.apply(s, AXIS, Done(), Dice())
     if s.phase == "srm" and not srm:
         s, _ = RULES.apply(s, AXIS, Done(), Dice())
     return s
@@ -87,7 +90,7 @@ def test_compass_sets_up_from_the_pack_and_the_axis_moves_first():
         assert B.block(p.unit).track[b.steps - 1][0] == p.steps  # the printed edge (3.14)
     assert s.turn == sc.first_turn == 15 and s.player == AXIS and s.phase == "movement"
     p = RULES.prompt(s)
-    assert p.role == AXIS and p.verbs == ["move", "done", "standing"]
+    assert p.role == AXIS and p.verbs == ["move", "fly", "done", "standing"]
     # Supply ran before Movement (7.0 B 2): every block at set-up traces a line.
     assert not [b for b in s.blocks.values() if b.oos]
     assert s.control[B.pack.places["Tobruk"]] == AXIS

@@ -2,13 +2,18 @@
 
 move BLOCK HEX...        ground movement and exploitation: the hexes entered in order (7.5, 7.10)
 rail BLOCK HEX           strategic rail movement to a rail hex (7.4)
+fly BLOCK HEX            Air Transfer of an air unit to another airfield (7.5)
 fight HEX                fight the battle in that hex next (7.7, the phasing side's choice)
 hit BLOCK                give the next hit to that block, of the tied strongest (3.18, 7.7.9)
 retreat BLOCK HEX        retreat a block from its battle after the ground step (7.7.11)
 stay                     end this side's retreats for this round
 blitz BLOCK HEX          the 1 free MP of the Blitz into an adjacent hex (7.8)
+repair BLOCK             buy the next edge of a supplied block (7.3)
+rebuild BLOCK [HEX]      buy back an eliminated block's weakest edge, at HEX when it has a choice (7.3)
+disband BLOCK            disband a supplied block for 1 yellow PP, after all purchases (7.3.6)
 standing hits engine|ask     who breaks ties of the strongest when this side takes hits
 standing retreat stay|ask    whether this side is asked about retreats after each round
+standing warfare COLOUR      the colour Strategic Warfare hits take first (the Allied choice, 7.1)
 done                     end the current phase
 
 ``BLOCK`` is the block's id (``it_10c``) or its public token (``IT-07``); a side names
@@ -32,6 +37,13 @@ class Move(Order):
 
 class Rail(Order):
     verb: Literal["rail"] = "rail"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class Fly(Order):
+    verb: Literal["fly"] = "fly"
     block: str
     to: str
     text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
@@ -67,10 +79,29 @@ class Blitz(Order):
     text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
 
 
+class Repair(Order):
+    verb: Literal["repair"] = "repair"
+    block: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block",)
+
+
+class Rebuild(Order):
+    verb: Literal["rebuild"] = "rebuild"
+    block: str
+    at: str | None = None
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "at")
+
+
+class Disband(Order):
+    verb: Literal["disband"] = "disband"
+    block: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block",)
+
+
 class Standing(Order):
     verb: Literal["standing"] = "standing"
-    topic: Literal["hits", "retreat"]
-    value: Literal["engine", "ask", "stay"]
+    topic: Literal["hits", "retreat", "warfare"]
+    value: Literal["engine", "ask", "stay", "yellow", "red", "blue", "white", "oil"]
     text_fields: ClassVar[tuple[str, ...]] = ("topic", "value")
 
 
@@ -80,15 +111,36 @@ class Done(Order):
 
 ORDERS: dict[str, type[Order]] = {
     c.model_fields["verb"].default: c
-    for c in (Move, Rail, Fight, Hit, Retreat, Stay, Blitz, Standing, Done)
+    for c in (
+        Move,
+        Rail,
+        Fly,
+        Fight,
+        Hit,
+        Retreat,
+        Stay,
+        Blitz,
+        Repair,
+        Rebuild,
+        Disband,
+        Standing,
+        Done,
+    )
 }
 GRAMMAR = (
-    "Orders: 'move BLOCK HEX...', 'rail BLOCK HEX', 'fight HEX', 'hit BLOCK', "
-    "'retreat BLOCK HEX', 'stay', 'blitz BLOCK HEX', 'standing hits engine|ask', "
-    "'standing retreat stay|ask' or 'done'."
+    "Orders: 'move BLOCK HEX...', 'rail BLOCK HEX', 'fly BLOCK HEX', 'fight HEX', 'hit BLOCK', "
+    "'retreat BLOCK HEX', 'stay', 'blitz BLOCK HEX', 'repair BLOCK', "
+    "'rebuild BLOCK [HEX]', 'disband BLOCK', 'standing hits engine|ask', "
+    "'standing retreat stay|ask', 'standing warfare COLOUR' or 'done'."
 )
 #: the standing orders each topic takes (the first is the default)
-STANDING = {"hits": ("engine", "ask"), "retreat": ("stay", "ask")}
+STANDING = {
+    "hits": ("engine", "ask"),
+    "retreat": ("stay", "ask"),
+    "warfare": ("yellow", "red", "blue", "white", "oil"),
+}
+#: the standing orders only one side gives (7.1: the Allied player chooses the colours)
+STANDING_SIDE = {"warfare": "allied"}
 
 
 def _refuse(why: str) -> OrderSyntaxError:
@@ -118,21 +170,26 @@ def parse_order(text: str) -> Order:
         if len(args) < 2:
             raise _refuse("'move' needs a block and at least one hex.")
         return Move(block=args[0], path=[_hex(w) for w in args[1:]])
-    if verb in ("rail", "retreat", "blitz"):
+    if verb in ("rail", "fly", "retreat", "blitz"):
         _count(verb, args, 2, "a block and one hex")
         return ORDERS[verb](block=args[0], to=_hex(args[1]))
     if verb == "fight":
         _count(verb, args, 1, "one hex")
         return Fight(hex=_hex(args[0]))
-    if verb == "hit":
+    if verb in ("hit", "repair", "disband"):
         _count(verb, args, 1, "one block")
-        return Hit(block=args[0])
+        return ORDERS[verb](block=args[0])
+    if verb == "rebuild":
+        if len(args) not in (1, 2):
+            raise _refuse("'rebuild' takes a block and, where it has a choice, one hex.")
+        return Rebuild(block=args[0], at=_hex(args[1]) if len(args) == 2 else None)
     if verb == "standing":
-        _count(verb, args, 2, "'hits engine', 'hits ask', 'retreat stay' or 'retreat ask'")
+        _count(verb, args, 2, "a topic and a value")
         topic, value = args[0].lower(), args[1].lower()
         if value not in STANDING.get(topic, ()):
             raise _refuse(
-                "A standing order is 'hits engine', 'hits ask', 'retreat stay' or 'retreat ask'."
+                "A standing order is 'hits engine', 'hits ask', 'retreat stay', 'retreat ask' "
+                "or 'warfare' with yellow, red, blue, white or oil."
             )
         return Standing(topic=topic, value=value)
     raise _refuse(f"{excerpt(words[0])} is not an order of this game.")

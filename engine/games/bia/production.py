@@ -1,7 +1,7 @@
-"""Phase 3, Production (7.3, L1026-1271). Done so far: the Order of Battle's free
-reinforcements and forced removals (7.2 L1022-1024, 7.3.2-7.3.4). Production Points,
-purchases, repairs, rebuilds, storage, voluntary hold-back and disbanding are not written
-yet.
+"""Phase 3, Production (7.3, L1026-1271): the income (:mod:`ledger`), the Order of
+Battle's forced removals and free reinforcements (7.2 L1022-1024, 7.3.2-7.3.4), then the
+player's purchases (repairs and rebuilds) and disbanding (:mod:`spending`), and the
+storage of what is left at the end. Voluntary hold-back (7.3.5) is not offered yet.
 
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
 """
@@ -9,15 +9,27 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 from __future__ import annotations
 
 from engine.core.events import private
-from engine.games.bia import supply
+from engine.games.bia import ledger, supply
 from engine.games.bia.board import SIDE_NAME
 from engine.games.bia.context import Ctx
+
+
+def open_phase(ctx: Ctx) -> None:
+    """The automatic start of the Production Phase (7.3, L1029-1033; 7.3.3 L1217-1219:
+    removals before any purchase): income, removals, reinforcements. Blocks disbanded in
+    this side's last Production Phase may be rebuilt from now on (7.3.6, L1269)."""
+    s = ctx.state
+    s.arrivals, s.disbanded = {}, []
+    ledger.collect_income(ctx)
+    removals(ctx)
+    reinforcements(ctx)
 
 
 def removals(ctx: Ctx) -> None:
     """7.3.3 (L1213-1222): a unit the scenario withdraws this month leaves play before
     anything is bought; one out of supply goes in the first later turn it is supplied.
-    (One not in play costs its full rebuild in PP instead: left for the PP ledger.)"""
+    One eliminated instead costs its paying power its full rebuild in PP, as far as the
+    stock goes (RULINGS B34); one never arrived is simply withdrawn."""
     s, board, side = ctx.state, ctx.board, ctx.state.player
     for r in board.pack.scenario(s.scenario).removals:
         b = s.blocks.get(r.unit)
@@ -33,6 +45,8 @@ def removals(ctx: Ctx) -> None:
             )
             continue
         was = b.at if b.where == "map" else None
+        if b.where == "dead":
+            _pay_removal(ctx, b)
         b.where, b.at, b.oos = "removed", None, False
         ctx.events.append(
             private(
@@ -44,6 +58,26 @@ def removals(ctx: Ctx) -> None:
         )
 
 
+def _pay_removal(ctx: Ctx, b) -> None:
+    s, board = ctx.state, ctx.board
+    block = board.block(b.id)
+    power = ledger.payer(board, s, block.power)
+    cost = ledger.full_cost(board, block) or {}
+    if power is None or not cost:
+        return
+    stock = s.pp.setdefault(power, {})
+    paid = {c: min(n, stock.get(c, 0)) for c, n in cost.items()}
+    ledger.pay(s, power, paid)
+    ctx.events.append(
+        private(
+            "removal",
+            f"{ctx.name(b)} is not in play: its removal costs {ledger.show(paid)} PP "
+            f"(its full rebuild is {ledger.show(cost)}, 7.3.3).",
+            (b.side,),
+        )
+    )
+
+
 def reinforcements(ctx: Ctx) -> None:
     """7.3.2 and 7.3.4 (L1159-1172, L1253-1260): the blocks the scenario sends this month,
     and those held back before, arrive at their place. A place on the map must be
@@ -52,7 +86,7 @@ def reinforcements(ctx: Ctx) -> None:
     digest A62). A Strategic Map box always takes it."""
     s, board, side = ctx.state, ctx.board, ctx.state.player
     limits = board.pack.tables.stacking
-    arrived: dict[str, int] = {}
+    arrived = s.arrivals
     sources: dict[str, dict[str, int]] = {}
     for r in board.pack.scenario(s.scenario).reinforcements:
         b = s.blocks.get(r.unit)

@@ -30,7 +30,7 @@ from engine.games.bia.turn import (  # noqa: F401 - the sequence, as the tests r
 from engine.games.bia.view import BiaView, view
 
 #: the phases that take orders; the others run by themselves
-DECISION_PHASES = {"srm", "movement", "combat", "blitz", "exploitation"}
+DECISION_PHASES = {"production", "srm", "movement", "combat", "blitz", "exploitation"}
 
 
 class BlocksInAfrika:

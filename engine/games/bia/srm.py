@@ -9,6 +9,7 @@ from collections import deque
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import private
+from engine.games.bia import ledger
 from engine.games.bia.board import Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.movement import _check_stacking, _own_block, is_ground
@@ -16,8 +17,11 @@ from engine.games.bia.orders import Rail
 from engine.games.bia.pack import neighbours
 from engine.games.bia.state import BlockState, State
 
+#: what one SRM costs in PP (7.4, L1226-1227)
+SRM_COST = {"yellow": 1}
 
-def _rail_graph(board: Board) -> dict[str, set[str]]:
+
+def rail_graph(board: Board) -> dict[str, set[str]]:
     out: dict[str, set[str]] = {}
     for line in board.pack.map.rails:
         for a, b in zip(line.hexes, line.hexes[1:], strict=False):
@@ -32,7 +36,7 @@ def rail_reach(board: Board, state: State, b: BlockState) -> set[str]:
     next to none, from a start that is itself such a hex."""
     foes = {x.at for x in state.on_map(enemy(b.side))}
     near = foes | {n for h in foes for n in neighbours(h)}
-    graph = _rail_graph(board)
+    graph = rail_graph(board)
 
     def ok(h: str) -> bool:
         return h in graph and state.control.get(h) == b.side and h not in near
@@ -52,7 +56,8 @@ def rail_reach(board: Board, state: State, b: BlockState) -> set[str]:
 
 def check_rail(ctx: Ctx, order: Rail) -> BlockState:
     """Validate an SRM: one ground unit per nation per phase (L1277-1278, RULINGS B23),
-    in supply since the Supply Phase, along friendly rail (``rail_reach``)."""
+    in supply since the Supply Phase, along friendly rail (``rail_reach``), paid with 1
+    yellow PP of the block's paying power (L1226-1227; HQ AP are not written)."""
     s, board = ctx.state, ctx.board
     b = _own_block(ctx, order.block)
     block = board.block(b.id)
@@ -70,6 +75,8 @@ def check_rail(ctx: Ctx, order: Rail) -> BlockState:
         )
     if b.oos:
         raise refuse("BIA 7.4", f"{ctx.name(b)} is out of supply and may not move by rail.")
+    if not ledger.can_pay(s, ledger.payer(board, s, block.power), SRM_COST):
+        raise refuse("BIA 7.4", "An SRM costs 1 yellow PP, and you hold none for this nation.")
     if order.to not in rail_reach(board, s, b):
         raise refuse(
             "BIA 7.4",
@@ -82,6 +89,7 @@ def check_rail(ctx: Ctx, order: Rail) -> BlockState:
 
 def apply_rail(ctx: Ctx, order: Rail) -> None:
     b = check_rail(ctx, order)
+    ledger.pay(ctx.state, ledger.payer(ctx.board, ctx.state, ctx.board.block(b.id).power), SRM_COST)
     here = b.at
     b.at = order.to
     ctx.state.moved.append(b.id)
@@ -102,6 +110,8 @@ def rail_orders(ctx: Ctx) -> list[Rail]:
     for b in sorted(s.on_map(s.player), key=lambda b: b.id):
         block = board.block(b.id)
         if b.oos or not is_ground(block) or block.power in done:
+            continue
+        if not ledger.can_pay(s, ledger.payer(board, s, block.power), SRM_COST):
             continue
         for h in sorted(rail_reach(board, s, b)):
             order = Rail(block=b.id, to=h)

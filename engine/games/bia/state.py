@@ -96,6 +96,14 @@ class State:
     #: side -> PP its production loses this turn to Strategic Warfare (7.1), for the PP
     #: ledger to come
     pp_lost: dict[str, int] = field(default_factory=dict)
+    #: power -> colour -> Production Points it holds (7.3, 7.3.1; engine.games.bia.ledger)
+    pp: dict[str, dict[str, int]] = field(default_factory=dict)
+    #: hex -> new blocks placed there in this Production Phase (7.3.2, L1165-1169)
+    arrivals: dict[str, int] = field(default_factory=dict)
+    #: blocks disbanded this Production Phase: rebuilt from the next turn (7.3.6)
+    disbanded: list[str] = field(default_factory=list)
+    #: hexes whose factories were destroyed by a power's conquest (5.1, L765-766)
+    factories_lost: list[str] = field(default_factory=list)
 
     def clone(self) -> State:
         return State(
@@ -106,6 +114,8 @@ class State:
             dict(self.entered_from), {k: dict(v) for k, v in self.standing.items()},
             dict(self.localities), list(self.barred), list(self.conquered),
             dict(self.blitzed), dict(self.pp_lost),
+            {k: dict(v) for k, v in self.pp.items()}, dict(self.arrivals),
+            list(self.disbanded), list(self.factories_lost),
         )  # fmt: skip
 
     def on_map(self, side: str | None = None) -> list[BlockState]:
@@ -147,6 +157,10 @@ class State:
             "conquered": self.conquered,
             "blitzed": self.blitzed,
             "pp_lost": self.pp_lost,
+            "pp": self.pp,
+            "arrivals": self.arrivals,
+            "disbanded": self.disbanded,
+            "factories_lost": self.factories_lost,
         }
 
     @classmethod
@@ -161,4 +175,6 @@ class State:
             dict(d.get("localities", {})), list(d.get("barred", [])),
             list(d.get("conquered", [])), dict(d.get("blitzed", {})),
             dict(d.get("pp_lost", {})),
+            {k: dict(v) for k, v in d.get("pp", {}).items()}, dict(d.get("arrivals", {})),
+            list(d.get("disbanded", [])), list(d.get("factories_lost", [])),
         )  # fmt: skip

@@ -16,17 +16,33 @@ from __future__ import annotations
 from engine.core.events import ORDER, Event, private
 from engine.core.orders import Order
 from engine.core.ruleset import Prompt
-from engine.games.bia import blitz, combat, movement, production, srm, strategic_warfare, supply
+from engine.games.bia import (
+    air,
+    blitz,
+    combat,
+    ledger,
+    movement,
+    production,
+    spending,
+    srm,
+    strategic_warfare,
+    supply,
+)
 from engine.games.bia.board import ALLIED, AXIS, SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.orders import (
     STANDING,
+    STANDING_SIDE,
     Blitz,
+    Disband,
     Done,
     Fight,
+    Fly,
     Hit,
     Move,
     Rail,
+    Rebuild,
+    Repair,
     Retreat,
     Standing,
     Stay,
@@ -56,10 +72,14 @@ def next_phase(ctx: Ctx) -> None:
     side's phase 1, and after the Allied phase 10 the Victory Phase and a new turn."""
     s = ctx.state
     s.moved = []
+    if s.phase == "production":
+        ledger.store(ctx)
     i = PHASES.index(s.phase)
     if i + 1 < len(PHASES):
         s.phase = PHASES[i + 1]
-        if s.phase == "combat":
+        if s.phase == "production":
+            production.open_phase(ctx)
+        elif s.phase == "combat":
             combat.reveal_battles(ctx)
         elif s.phase == "blitz":
             s.blitzed = {}
@@ -82,9 +102,6 @@ def settle(ctx: Ctx) -> None:
             strategic_warfare.strategic_warfare(ctx)
         elif s.phase == "supply":
             supply_phase(ctx)
-        elif s.phase == "production":
-            production.removals(ctx)
-            production.reinforcements(ctx)
         elif s.phase == "final_supply":
             final_supply_phase(ctx)
         elif waits(ctx):
@@ -99,6 +116,8 @@ def waits(ctx: Ctx) -> bool:
     s = ctx.state
     if s.phase == "movement":
         return True
+    if s.phase == "production":
+        return bool(spending.orders(ctx))
     if s.phase == "srm":
         return bool(srm.rail_orders(ctx))
     if s.phase == "combat":
@@ -135,8 +154,9 @@ def prompt(ctx: Ctx) -> Prompt:
             role=side, kind="retreat", verbs=["retreat", "stay", "standing"], text=text, **base
         )
     verbs = {
+        "production": (["repair", "rebuild", "disband", "done", "standing"], "repair ('repair BLOCK') or rebuild ('rebuild BLOCK [HEX]') blocks, then disband ('disband BLOCK') if you wish, then 'done'"),
         "srm": (["rail", "done", "standing"], "move a unit by rail ('rail BLOCK HEX'), then 'done'"),
-        "movement": (["move", "done", "standing"], "move your blocks ('move BLOCK HEX...'), then 'done'"),
+        "movement": (["move", "fly", "done", "standing"], "move your blocks ('move BLOCK HEX...', air units 'fly BLOCK HEX'), then 'done'"),
         "combat": (["fight", "standing"], f"choose the next battle ('fight HEX'): {', '.join(s.battles)}"),
         "blitz": (["blitz", "fight", "done", "standing"], "blitz ('blitz BLOCK HEX'), fight blitz battles ('fight HEX'), then 'done'"),
         "exploitation": (["move", "done", "standing"], "exploit with armour ('move BLOCK HEX...'), then 'done'"),
@@ -158,11 +178,15 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
     elif p.kind == "retreat":
         out = [Retreat(block=b.id, to=n) for b, n in combat.retreats(ctx, role)]
         out.append(Stay())
+    elif s.phase == "production":
+        out = [*spending.orders(ctx), Done()]
     elif s.phase == "srm":
         out = [*srm.rail_orders(ctx), Done()]
     elif s.phase in ("movement", "exploitation"):
         for b in sorted(s.on_map(role), key=lambda b: b.id):
             out.extend(movement.destinations(ctx, b))
+        if s.phase == "movement":
+            out.extend(air.fly_orders(ctx))
         out.append(Done())
     elif s.phase == "combat":
         out = [Fight(hex=h) for h in s.battles]
@@ -174,7 +198,7 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
         Standing(topic=topic, value=v)
         for topic, values in STANDING.items()
         for v in values
-        if v != combat.standing(s, role, topic)
+        if v != combat.standing(s, role, topic) and STANDING_SIDE.get(topic, role) == role
     ]
     done = [o for o in out if isinstance(o, Done)]
     return standing + [o for o in out if not isinstance(o, Done)] + done
@@ -187,13 +211,18 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
     """Apply one order the prompt admits (check_turn ran before)."""
     s = ctx.state
     if isinstance(order, Standing):
+        if STANDING_SIDE.get(order.topic, role) != role:
+            raise refuse(
+                "BIA 7.1", "The Allied player chooses the colours Strategic Warfare takes."
+            )
         s.standing.setdefault(role, {})[order.topic] = order.value
         ctx.events.append(private(ORDER, order.text(), (role,)))  # the other side reads nothing
         ctx.events.append(
             private("standing", f"Standing order: {order.topic} {order.value}.", (role,))
         )
         f = s.fight
-        if f and f["wait"] == f"{'hit' if order.topic == 'hits' else 'retreat'}:{role}":
+        waiting = {"hits": "hit", "retreat": "retreat"}.get(order.topic)
+        if f and f["wait"] == f"{waiting}:{role}":
             if order.value == STANDING[order.topic][0]:
                 if order.topic == "retreat":
                     combat.end_retreats(ctx)
@@ -204,9 +233,21 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
     if isinstance(order, Move):
         movement.apply_move(ctx, order)
         _keep_order_private(ctx, role, order, order.block, " ".join(order.path))
+    elif isinstance(order, Fly):
+        air.apply_fly(ctx, order)
+        _keep_order_private(ctx, role, order, order.block, order.to)
     elif isinstance(order, Rail):
         srm.apply_rail(ctx, order)
         _keep_order_private(ctx, role, order, order.block, order.to)
+    elif isinstance(order, Repair):
+        spending.apply_repair(ctx, order)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,)))  # purchases are private
+    elif isinstance(order, Rebuild):
+        spending.apply_rebuild(ctx, order)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,)))
+    elif isinstance(order, Disband):
+        spending.apply_disband(ctx, order)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,)))
     elif isinstance(order, Blitz):
         blitz.apply_blitz(ctx, order)
         _keep_order_private(ctx, role, order, order.block, order.to)
@@ -285,7 +326,8 @@ def supply_phase(ctx: Ctx) -> None:
 def final_supply_phase(ctx: Ctx) -> None:
     """7.9 (L1891-1896): each block of the phasing side with a white barrel is checked
     again. Back in supply: the barrel goes. Still out: it surrenders and leaves the map
-    (4.5), except static infantry, which stays (4.4.1, L703-706), and a block with a
+    (4.5) and gives the enemy PP (4.5, L714-723: ``ledger.surrender_gain``), except static
+    infantry, which stays (4.4.1, L703-706), and a block with a
     0-step edge, which drops to it and stays (L738-740, L1833-1835). Then every block
     turned face up by a battle or a recon stands up again (L2416-2417)."""
     s, board, side = ctx.state, ctx.board, ctx.state.player
@@ -326,6 +368,8 @@ def final_supply_phase(ctx: Ctx) -> None:
             else:
                 where = b.at
                 b.where, b.at, b.oos = "dead", None, False
+                gain = ledger.surrender_gain(board, block)
+                ledger.grant(ctx, enemy(side), gain, f"{b.token} surrendered (4.5)")
                 ctx.events.append(
                     private(
                         "surrender",
@@ -386,7 +430,9 @@ def conquest(ctx: Ctx) -> None:
     """5.1 (L757-768): a power of the scenario whose every capital on the map is enemy
     controlled in the Victory Phase is conquered: its blocks leave play (those with a
     0-strength edge drop to it and stay until engaged), and the hexes of its countries
-    its side controls pass to the conqueror (RULINGS B24). PP gains wait for the ledger."""
+    its side controls pass to the conqueror (RULINGS B24). The conqueror gains 1 yellow
+    PP for every block of the power in play that leaves it (L764) and 1 PP of its colour
+    for every factory of its lands, destroyed (L765-766; ``ledger.factories``)."""
     s, board = ctx.state, ctx.board
     for power in board.pack.scenario(s.scenario).powers:
         side = board.side_of_power(power)
@@ -400,13 +446,25 @@ def conquest(ctx: Ctx) -> None:
         for h in board.pack.map.hexes:
             if h.country in lands and s.control.get(h.id) == side:
                 s.control[h.id] = enemy(side)
+        gone = 0
         for b in s.blocks.values():
             if board.block(b.id).power != power or b.where in ("dead", "removed"):
                 continue
             if b.where == "map" and board.block(b.id).track[0][0] == 0:
                 b.steps = 1
             else:
+                gone += b.where in ("map", "box")
                 b.where, b.at, b.oos = "removed", None, False
+        gain = ledger.factories(board, lands)
+        s.factories_lost += sorted(
+            h.id for h in board.pack.map.hexes
+            if h.country in lands and any(c != "yellow" for c in h.production)
+        )  # fmt: skip
+        if gone:
+            gain["yellow"] = gain.get("yellow", 0) + gone
+        ledger.grant(
+            ctx, enemy(side), gain, f"the conquest of {board.pack.units.powers[power].name} (5.1)"
+        )
         ctx.events.append(
             Event(
                 "conquest",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from engine.core.events import EVERYONE
+from engine.games.bia import ledger
 from engine.games.bia.board import Board
 from engine.games.bia.state import BlockState, State
 
@@ -44,6 +45,8 @@ class BiaView(BaseModel):
     blocks: list[BlockView]
     control: dict[str, str]
     battles: list[str]
+    #: power -> colour -> PP held, for the viewer's own powers only (digest 4.2)
+    pp: dict[str, dict[str, int]] = {}
 
 
 def sees_face(state: State, b: BlockState, viewer: str | None) -> bool:
@@ -91,4 +94,5 @@ def view(board: Board, state: State, viewer: str | None) -> BiaView:
         blocks=shown,
         control=dict(state.control),
         battles=list(state.battles),
+        pp=ledger.view_pp(board, state, viewer, EVERYONE),
     )
