@@ -4,11 +4,17 @@
 
 Odds: ``engine.games.aa_na.odds.land_odds`` for a mixed 10-against-10 and 20-against-20
 battle (infantry, artillery, tanks, anti-tank guns, AAA, a scout car, aircraft, flanking
-units; targets: under 50 ms), each call a fresh chain. Map: the Rommel's Last Push
+units; targets: under 50 ms), each call a fresh chain, and beside each the reference chain
+the tests hold it to (``odds._odds(batched=False)``). Map: the Rommel's Last Push
 opening drawn from the game's state (``mapview.map_view``) once cold (raster, style and
 static layer loaded and drawn) and then warm (a later turn's redraw with the static layer
 cached; target: under 300 ms), the drawing plus the PNG encoding. Each figure is the
 median wall time, with the median CPU time beside it (the one to trust on a busy machine).
+Engine: ``--games`` seeded random games (default 1, Rommel's Last Push with 2 players
+first, then the other scenarios and player counts in turn) played to the end through
+``legal_orders`` and ``apply`` (``bench_aa_na_engine.play``): the median time to apply one
+order (target: under 2 ms) and the 99th percentile of listing the legal orders, what
+autocomplete asks for (target: under 50 ms).
 """
 
 from __future__ import annotations
@@ -21,9 +27,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bench.bench_aa_na_engine import GAMES, pct, play  # noqa: E402
 from engine.core.dice import NoDice  # noqa: E402
 from engine.games.aa_na.mapview import map_view  # noqa: E402
-from engine.games.aa_na.odds import land_odds  # noqa: E402
+from engine.games.aa_na.odds import _odds, land_odds  # noqa: E402
 from engine.games.aa_na.rules import RULESET  # noqa: E402
 from renderer import areamap  # noqa: E402
 from renderer.areaview import AreaMapView  # noqa: E402
@@ -68,12 +75,33 @@ def line(label: str, samples: list[tuple[float, float]], extra: str = "") -> Non
     print(f"{label}: {wall:8.1f} ms median wall, {cpu:.1f} ms cpu {extra}")
 
 
+def engine(games: int, seed: int) -> None:
+    """Apply median and legal-orders p99 over ``games`` random games to the end."""
+    apply_t: list[float] = []
+    legal_t: list[float] = []
+    for i in range(games):
+        scenario, players = GAMES[i % len(GAMES)]
+        why = play(scenario, players, seed * 1000 + i, {}, False, apply_t, legal_t)
+        print(f"random game {i + 1}: {scenario} {players} players, seed {seed * 1000 + i}: "
+              f"{len(legal_t)} orders so far" + (f" (stopped: {why})" if why else ", to the end"))  # fmt: skip
+    if apply_t:
+        print(f"apply one order: {statistics.median(apply_t) * 1000:.2f} ms median, "
+              f"p99 {pct(apply_t, 0.99) * 1000:.2f} ms ({len(apply_t)} orders)")  # fmt: skip
+        print(f"legal orders: {pct(legal_t, 0.99) * 1000:.2f} ms p99, "
+              f"median {statistics.median(legal_t) * 1000:.2f} ms ({len(legal_t)} listings)")  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--width", type=int, default=2000)
     parser.add_argument("--out", type=Path, help="write the map drawn here as aa-na-opening.png")
+    parser.add_argument(
+        "--games", type=int, default=1, help="random games for apply and legal orders"
+    )
+    parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    engine(args.games, args.seed)
     land_odds({"ger.infantry": 1}, {"uk.infantry": 1})  # the charts loaded once
     for label, (main_, defenders, flank) in BATTLES.items():
         result = land_odds(main_, defenders, flank)
@@ -88,6 +116,11 @@ def main() -> None:
             f"  attacker {result.attacker:.4f}, defender {result.defender:.4f}, "
             f"both {result.mutual:.4f}; {result.states} states",
         )
+        samples = [
+            timed(lambda m=main_, d=defenders, f=flank: _odds(m, d, f, (), False, batched=False))
+            for _ in range(args.repeat)
+        ]
+        line(f"odds {label} reference (one attacking composition at a time)", samples)
     state = RULESET.setup("rlp", {"players": 2}, NoDice())
     view = AreaMapView.model_validate(map_view(state, "axis"))
     areamap.clear_cache()

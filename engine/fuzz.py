@@ -65,9 +65,13 @@ def play_random_game(
     """One random game from setup to the end, then replayed from its actions."""
     rng = random.Random(seed)
     secret = hashlib.sha256(f"fuzz-secret-{seed}".encode()).digest()
-    # a ruleset may ask for options that make random games end (a round limit, say)
-    options = dict(getattr(get_ruleset(ruleset_id), "fuzz_options", {}))
-    game = Game.new(ruleset_id, options=options, secret=secret, game_id=f"fuzz-{seed}")
+    # a ruleset may ask for options that make random games end (a round limit, say), or
+    # choose each game's scenario and options by its seed (``fuzz_setup``)
+    rs = get_ruleset(ruleset_id)
+    scenario, options = None, dict(getattr(rs, "fuzz_options", {}))
+    if hasattr(rs, "fuzz_setup"):
+        scenario, options = rs.fuzz_setup(seed)
+    game = Game.new(ruleset_id, scenario, options, secret=secret, game_id=f"fuzz-{seed}")
     rules = game.ruleset
     run = GameRun(seed, game=game)
     clock = time.perf_counter

@@ -105,8 +105,9 @@ def map_places(view: Any) -> frozenset[str]:
     if area is None:
         return frozenset()
     from renderer.areamap import load_space_map
+    from renderer.areaview import space_map_path
 
-    return frozenset(load_space_map().ids)
+    return frozenset(load_space_map(space_map_path(area.game)).ids)
 
 
 def places_named(view: Any, texts: Iterable[str]) -> list[str]:

@@ -17,6 +17,8 @@ from engine.core.ruleset import Ruleset
 KNOWN = {
     "pfv": "engine.games.pfv",
     "aa-revised": "engine.games.aa_revised",
+    "aa-na": "engine.games.aa_na",
+    "tac": "engine.games.tac",
 }
 
 _RULESETS: dict[str, Ruleset] = {}

@@ -62,7 +62,9 @@ async def test_help_gives_the_guide_and_each_games_rulings(harness):
     [unknown] = replies(await harness.command(CAROL, "help", game="chess"))
     assert unknown.ephemeral and "no game 'chess'" in unknown.content
     offered = [c["value"] for c in await harness.autocomplete(CAROL, "help", "game", game="aa")]
-    assert offered == ["aa-revised"]
+    assert offered == ["aa-revised", "aa-na"]
+    [na] = replies(await harness.command(CAROL, "help", game="aa-na"))
+    assert "engine/games/aa_na/RULINGS.md" in na.content
 
 
 async def test_game_map_of_a_past_turn_public_or_as_ones_own_side(harness):

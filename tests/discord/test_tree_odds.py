@@ -10,7 +10,7 @@ from tests.discord.test_game import new_pfv_game
 
 NO_ODDS = (
     "Patton's First Victory: Tunisia 1943 has no odds calculator in Umpire; /odds works for "
-    "Axis & Allies Revised (`aa-revised`)."
+    "Axis & Allies Revised (`aa-revised`), Axis & Allies: North Africa (`aa-na`)."
 )
 
 

@@ -86,4 +86,4 @@ def test_the_axis_measures_range_from_the_west_edge():
     assert air.in_range(B, s, "0826") and not air.in_range(B, s, "0827")
     s.air_bases = ["0815"]
     assert air.in_range(B, s, "1127")
-    assert R.view(s, AXIS)["air_left"] == 1
+    assert R.details(s, AXIS)["air_left"] == 1

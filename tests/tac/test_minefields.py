@@ -34,10 +34,10 @@ def test_a_call_draws_one_counter_for_each_player_caller_first():
         and allied_line.text_for(PUBLIC) == "Allied draws a minefield."
     )
     assert axis_line.text_for(ALLIED) == "Axis draws a minefield."
-    assert R.view(s, AXIS)["mines"]["axis_hand"] == [{"id": "s0", "effect": "no effect"}]
+    assert R.details(s, AXIS)["mines"]["axis_hand"] == [{"id": "s0", "effect": "no effect"}]
     assert (
-        "allied_hand" not in R.view(s, AXIS)["mines"]
-        and R.view(s, AXIS)["mines"]["held"]["allied"] == 1
+        "allied_hand" not in R.details(s, AXIS)["mines"]
+        and R.details(s, AXIS)["mines"]["held"]["allied"] == 1
     )
 
 
@@ -77,8 +77,8 @@ def test_laying_a_minefield_before_the_unit_moves_hides_its_value():
     line = next(e for e in ev if e.kind == "mines")
     assert line.text_for(AXIS) == "Allied lays a minefield at 1130." and "step loss" in line.text
     assert (
-        R.view(s, AXIS)["mines"]["on_map"] == ["1130"]
-        and "values" not in R.view(s, ALLIED)["mines"]
+        R.details(s, AXIS)["mines"]["on_map"] == ["1130"]
+        and "values" not in R.details(s, ALLIED)["mines"]
     )
 
 

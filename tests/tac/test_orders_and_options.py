@@ -21,7 +21,8 @@ def test_legal_orders_offer_each_reachable_hex_once_and_each_applies():
     moves = [o for o in R.legal_orders(s, AXIS) if o.verb == "move" and o.units == ("ge_90",)]
     ends = [o.path[-1] for o in moves]
     assert len(ends) == len(set(ends)) and "1734" in ends and "1735" not in ends
-    assert all(len(o.path) >= 1 and o.path[0] in neighbours("1727") for o in moves)
+    full = [legal.expand(B, s, o).path for o in moves]
+    assert all(len(p) >= 1 and p[0] in neighbours("1727") for p in full)
     for o in moves:
         R.apply(s, AXIS, o, ScriptedDice([]))
     strategic = [
@@ -30,6 +31,28 @@ def test_legal_orders_offer_each_reachable_hex_once_and_each_applies():
     assert strategic and not set(o.path[-1] for o in strategic) & set(ends)
     for o in strategic:
         R.apply(s, AXIS, o, ScriptedDice([]))
+
+
+def test_a_long_move_is_offered_by_its_destination_and_moves_along_the_path_found():
+    """RULINGS R43 (8.0): a path of more than 10 hexes is offered as its last hex; that
+    order moves the unit exactly as the whole path written out does, and a destination
+    out of reach is refused in one sentence with nothing changed."""
+    s = empty(AXIS, turn=20)
+    put(s, "ge_90", "1727")
+    offered = [o for o in R.legal_orders(s, AXIS) if getattr(o, "units", ()) == ("ge_90",)]
+    short = [o for o in offered if o.verb in ("move", "strategic") and len(o.path) == 1
+             and o.path[0] not in neighbours("1727")]  # fmt: skip
+    assert short, [o.text() for o in offered]
+    assert all(len(o.text()) <= 40 for o in short)
+    for o in short[:5]:
+        whole = legal.expand(B, s, o)
+        assert len(whole.path) > legal.SHORT_PATH and whole.path[-1] == o.path[0]
+        a, ea = R.apply(s, AXIS, o, ScriptedDice([]))
+        b, eb = R.apply(s, AXIS, whole, ScriptedDice([]))
+        assert a.to_dict() == b.to_dict() and [e.text for e in ea] == [e.text for e in eb]
+        assert a.units["ge_90"].hex == o.path[0]
+    far = refused(s, AXIS, "move ge_90 5050", "TAC 8.0")
+    assert "cannot reach 5050" in far
 
 
 def test_legal_moves_stop_in_enemy_zones_and_respect_fuel():

@@ -7,6 +7,7 @@ with the optional rules on."""
 
 from __future__ import annotations
 
+import json
 import random
 
 from engine.games.tac.rules import TheAfricanCampaign
@@ -64,3 +65,15 @@ def test_the_opening_with_optional_rules_plays_and_replays_the_same():
     a, n = play_random(12, options, done_rate=0.1, last_turn=6)
     b, m = play_random(12, options, done_rate=0.1, last_turn=6)
     assert a.turn == 7 and n == m and R.dump_state(a) == R.dump_state(b)
+
+
+def test_a_state_read_back_as_the_database_gives_it_is_the_same_in_every_order():
+    """The database gives a state back as JSON with its keys sorted; every mapping of a
+    state (units first: their order shows in event texts) is kept in that order, so that
+    a game loaded from the database plays on exactly as the one in memory."""
+    state, n = play_random(13, {"18.6": True}, done_rate=0.2, last_turn=4)
+    assert n > 20
+    stored = R.dump_state(state)
+    read_back = R.dump_state(R.load_state(json.loads(json.dumps(stored, sort_keys=True))))
+    assert json.dumps(read_back) == json.dumps(stored)
+    assert list(state.units) == sorted(state.units)

@@ -205,7 +205,7 @@ def test_allied_reinforcements_and_withdrawal_turn_two():
 def test_view_is_open_to_both_sides():
     """5.0: every unit is open to both; only a side's own minefield hand (16.0) is not."""
     s = fresh()
-    views = [R.view(s, r) for r in (ALLIED, AXIS, None)]
+    views = [R.details(s, r) for r in (ALLIED, AXIS, None)]
     mines = [v.pop("mines") for v in views]
     assert views[0] == views[1] == views[2]
     assert (

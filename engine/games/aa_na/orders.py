@@ -500,7 +500,12 @@ def parse_order(text: str) -> Order:
 
 
 def load_order(data: dict[str, Any]) -> Order:
-    verb = data.get("verb")
-    if verb not in ORDERS:
-        raise _bad(f"Unknown order {verb!r}.")
-    return ORDERS[verb].model_validate(data)
+    """A stored order back as a model; raises nothing but :class:`OrderSyntaxError`, whose
+    one sentence quotes at most a short excerpt (the data may come from an imported file)."""
+    verb = data.get("verb") if isinstance(data, dict) else None
+    if not isinstance(verb, str) or verb not in ORDERS:
+        raise _bad(f"{excerpt(str(verb))!r} is not an order of this game.", f"Orders: {', '.join(ORDERS)}.")
+    try:
+        return ORDERS[verb].model_validate(data)
+    except Exception:  # pydantic's report names the fields and echoes the data: not for players
+        raise _bad(f"That {verb} order is malformed.", f"Orders: {', '.join(ORDERS)}.") from None

@@ -43,6 +43,7 @@ from engine.games.aa_na import (
 from engine.games.aa_na.context import Ctx, chart, listing
 from engine.games.aa_na.dispatch import R_SEQ
 from engine.games.aa_na.dispatch import dispatch as _dispatch
+from engine.games.aa_na.mapview import map_view
 from engine.games.aa_na.orders import (
     Advance,
     Buy,
@@ -113,19 +114,46 @@ class AxisAndAlliesNorthAfrica:
     title = "Axis & Allies: North Africa"
 
     def scenarios(self) -> list[Scenario]:
+        """Each scenario once per number of players, ``rlp-2`` ... ``ot-4`` (RULINGS: the
+        number of players is part of the scenario): front ends ask for a scenario's roles
+        without its options. The plain ids ``rlp`` and ``ot`` still set up, with the
+        ``players`` option (2 by default)."""
         return [
-            Scenario(id=s.id, title=s.name, description=f"{s.date}; rounds {s.first_round}-14 (L244-246).")
+            Scenario(id=f"{s.id}-{n}", title=f"{s.name}, {n} players",
+                     description=f"{s.date}; rounds {s.first_round}-14 (L244-246); {n} players (L273-301).")
             for s in pack.load_setup().scenarios
-        ]
+            for n in SEATINGS
+        ]  # fmt: skip
+
+    #: random play (``umpire fuzz``) sets up a scenario chosen by the seed (both
+    #: scenarios, 2 to 4 players) and needs no option: every game ends by round 14
+    fuzz_options: dict[str, Any] = {}
+
+    def fuzz_setup(self, seed: int) -> tuple[str, dict[str, Any]]:
+        """The scenario and options of random game ``seed``: the six scenarios in turn."""
+        ids = [s.id for s in self.scenarios()]
+        return ids[seed % len(ids)], dict(self.fuzz_options)
+
+    def _split(self, scenario: str, options: dict[str, Any] | None) -> tuple[str, int]:
+        """The pack's scenario and the number of players of ``scenario`` and ``options``."""
+        base, _, count = scenario.rpartition("-")
+        if base and count.isdigit():
+            given = (options or {}).get("players")
+            if given is not None and str(given) != count:
+                raise IllegalOrder("North Africa: The Combatants (L273-301)",
+                                   f"The scenario {scenario!r} is for {count} players, not {given}.")  # fmt: skip
+            return base, self._players({"players": count})
+        return scenario, self._players(options)
 
     def _players(self, options: dict[str, Any] | None) -> int:
-        n = int((options or {}).get("players", 2))
+        raw = (options or {}).get("players", 2)
+        n = int(raw) if str(raw).isdigit() else 0
         if n not in SEATINGS:
-            raise IllegalOrder("North Africa: The Combatants (L273-301)", f"{n} players: the game takes 2 to 4.")
+            raise IllegalOrder("North Africa: The Combatants (L273-301)", f"{raw} players: the game takes 2 to 4.")
         return n
 
     def roles(self, scenario: str, options: dict[str, Any] | None = None) -> list[str]:
-        return list(SEATINGS[self._players(options)])
+        return list(SEATINGS[self._split(scenario, options)[1]])
 
     def role_of(self, state: State, power: str) -> str:
         for role, powers in SEATINGS[state.players].items():
@@ -135,12 +163,14 @@ class AxisAndAlliesNorthAfrica:
 
     def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> State:
         ids = [s.id for s in pack.load_setup().scenarios]
-        if scenario not in ids:
+        base, players = self._split(str(scenario), options)
+        if base not in ids:
             raise IllegalOrder("North Africa: Special Rules for the Scenarios (L998-1059)",
-                               f"There is no scenario {scenario!r}.", f"The scenarios are: {', '.join(ids)}.")
+                               f"There is no scenario {scenario!r}.",
+                               f"The scenarios are: {', '.join(s.id for s in self.scenarios())}.")
         rest = {k: v for k, v in options.items() if k != "players"}
-        optional.validate(scenario, rest)
-        state = new_game(scenario, self._players(options), rest)
+        optional.validate(base, rest)
+        state = new_game(base, players, rest)
         optional.place_reserves(state)
         ctx = Ctx(state, dice)
         settle(ctx)
@@ -421,6 +451,9 @@ class AxisAndAlliesNorthAfrica:
         information). Only the table's options are left out."""
         d = state.to_dict()
         d.pop("options", None)
+        d["game"] = "aa-na"
+        # what renderer.views draws (AreaMapView): the public map, since everyone sees it all
+        d["map"] = map_view(state, None)
         return d
 
     def dump_state(self, state: State) -> dict[str, Any]:

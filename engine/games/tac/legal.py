@@ -256,10 +256,68 @@ def _movers(state: State, side: str) -> list[Unit]:
     )  # fmt: skip
 
 
-def move_orders(b: Board, state: State) -> Iterator[Order]:
+#: a path entering more hexes than this is offered by its destination alone (RULINGS R43)
+SHORT_PATH = 10
+
+
+def short(path: tuple[str, ...], start: str | None) -> tuple[str, ...]:
+    """``path`` as offered: a long one (more than :data:`SHORT_PATH` hexes) by its last hex
+    alone, or for units off the map (``start`` None) by the edge hex they enter and their
+    last hex (12.3), ``mine`` first and ``exit`` last kept; unless that last hex is next to
+    the hex before it in the short form (which would read as a one-hex step). See
+    :func:`expand`."""
+    pre = 1 if path and path[0].startswith("mine") else 0
+    post = 1 if path and path[-1] == "exit" else 0
+    hexes = path[pre : len(path) - post]
+    if len(hexes) <= SHORT_PATH:
+        return path
+    last = hexes[-1]
+    kept = (last,) if start is not None else (hexes[0], last)
+    if len(last) != 4 or not last.isdigit() or last in neighbours(start or hexes[0]):
+        return path
+    return (*path[:pre], *kept, *path[len(path) - post :])
+
+
+def expand(b: Board, state: State, order: Move) -> Move:
+    """The move ``order`` gives: itself, or, when it names one hex of the map that is not
+    next to where its units stand (units off the map: the edge hex they enter and one hex
+    not next to it), the move along the path :func:`move_orders` found to that
+    destination (RULINGS R43). A destination it does not reach is refused."""
+    path = order.path
+    pre = 1 if path and path[0].startswith("mine") else 0
+    post = 1 if path and path[-1] == "exit" else 0
+    hexes = path[pre : len(path) - post]
+    first = state.units.get(order.units[0]) if order.units else None
+    if first is None:
+        return order
+    start = first.hex if first.where == "map" else None
+    if len(hexes) != (1 if start is not None else 2):
+        return order
+    dest = hexes[-1]
+    if len(dest) != 4 or not dest.isdigit() or dest == start:
+        return order
+    if dest in neighbours(start or hexes[0]) or (start is None and not hexes[0].isdigit()):
+        return order
+    for o in move_orders(b, state, full=True):
+        if (
+            o.verb == order.verb
+            and o.units == order.units
+            and o.path[0].startswith("mine") == bool(pre)
+            and short(o.path, start) == path
+        ):
+            return _move(order.verb, order.units, o.path)
+    raise IllegalOrder(
+        "TAC 8.0",
+        f"{', '.join(order.units)} cannot reach {dest} this phase by any path found.",
+        "Name a reachable destination, or the hexes of the path one by one.",
+    )
+
+
+def move_orders(b: Board, state: State, full: bool = False) -> Iterator[Order]:
     """Moves of the Movement Phase: for each unit alone and each group of units standing
     together, one move per reachable destination; a strategic move where it reaches
-    further (8.5); a minefield laid by the first unit that may lay one (16.0)."""
+    further (8.5); a minefield laid by the first unit that may lay one (16.0). A long
+    path is given by its destination (:func:`short`) unless ``full``."""
     side = state.player
     zoc = enemy_zoc(b, state, side)
     foes = {u.hex for u in state.on_map(enemy(side))}
@@ -310,23 +368,27 @@ def move_orders(b: Board, state: State) -> Iterator[Order]:
             out.setdefault(h, (h,))
         return out
 
+    def offered(path: tuple[str, ...], start: str | None) -> tuple[str, ...]:
+        return path if full or len(path) <= SHORT_PATH else short(path, start)
+
     for stack in stacks:
         ids = tuple(u.id for u in stack)
+        start = stack[0].hex if stack[0].where == "map" else None
         normal = reach(stack, False)
         for path in normal.values():
-            yield _move("move", ids, path)
+            yield _move("move", ids, offered(path, start))
         if hand and not laid and len(stack) == 1 and stack[0].where == "map" and normal:
             u = stack[0]
             a, d, _ = b.values(u.id, u.step)
             if max(a, d) > 0 and u.hex not in zoc and u.hex not in state.mines["map"]:
                 laid = True
                 first = next(iter(normal.values()))
-                yield _move("move", ids, ("mine", *first))
+                yield _move("move", ids, offered(("mine", *first), start))
         if not may_go_strategic(stack):
             continue
         for h, path in reach(stack, True).items():
             if h not in normal:
-                yield _move("strategic", ids, path)
+                yield _move("strategic", ids, offered(path, start))
 
 
 def _tries(b: Board, state: State, side: str, order: UnitOrder) -> bool:

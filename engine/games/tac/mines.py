@@ -78,7 +78,8 @@ def call(b: Board, state: State, side: str, dice: Dice) -> list[Event]:
     events = [Event(kind="mines", text=f"The {side.title()} player calls for a minefield "
                     f"({m['calls'][side]} of {CALLS}); both players draw one (16.0).")]  # fmt: skip
     for who in (side, enemy(side)):
-        k = dice.roll(len(m["cup"]), "minefield draw") - 1
+        # the last counter in the cup is drawn without a roll (a die has two sides or more)
+        k = dice.roll(len(m["cup"]), "minefield draw") - 1 if len(m["cup"]) > 1 else 0
         mine = m["cup"].pop(k)
         m["hands"][who].append(mine)
         events.append(Event(kind="mines", text=f"{who.title()} draws minefield {mine}: {describe(b, mine)}.",

@@ -10,8 +10,8 @@ In battle (9.6-9.10): ``resolve <hex>``, ``lose <unit>``, ``retreat <unit> <hex>
 ``eliminate <unit>``: remove a unit to end overstacking (5.1.2). ``done`` ends the phase.
 In a move path: ``-<unit>[,<unit>]`` drops units off where the stack stands (8.2.3),
 ``exit`` (last) leaves the map by the eastern edge (8.6.1), ``mine`` or ``mine<n>``
-(first) lays a minefield from the hand (16.0). ``attack <units> <hexes> +<n>`` adds n air
-units in Close Support (15.1).
+(first) lays a minefield from the hand (16.0). ``attack <units> <hexes> air <n>`` (or
+``+<n>``) adds n air units in Close Support (15.1).
 ``call``: call for a minefield (16.0); ``interdict <hex>`` (15.2); ``replace <unit>``
 (10.0); ``rebuild <unit>`` (10.7); ``breakdown <division>``, ``buildup <division>``
 (11.0); ``sail <unit>`` from Tobruk (12.1); ``first allied|axis`` (18.2).
@@ -48,7 +48,7 @@ class Attack(Order):
     text_fields: ClassVar[tuple[str, ...]] = ("units", "targets")
 
     def text(self) -> str:
-        extra = [f"+{self.air}"] if self.air else []
+        extra = ["air", str(self.air)] if self.air else []
         return " ".join([self.verb, ",".join(self.units), ",".join(self.targets), *extra])
 
 
@@ -220,9 +220,13 @@ def parse_order(text: str) -> Order:
         return Advance(units=units, hex=_hex(words[2]))
     if verb == "attack":
         air = 0
+        if len(words) == 5 and words[3].lower() == "air":  # the form /attack writes
+            words[3:] = ["+" + words[4]]
         if len(words) == 4 and words[3].startswith("+"):
             if not words[3][1:].isdigit() or not 1 <= int(words[3][1:]) <= 9:
-                raise _refuse(f"{excerpt(words[3])} is not a number of air units such as +2.")
+                raise _refuse(
+                    f"{excerpt(words[3].lstrip('+'))} is not a number of air units from 1 to 9 (air 2, or +2)."
+                )
             air = int(words.pop()[1:])
         if len(words) != 3:
             raise _refuse(
@@ -269,7 +273,11 @@ def parse_order(text: str) -> Order:
 
 
 def load_order(data: dict[str, Any]) -> Order:
-    if not isinstance(data, dict) or data.get("verb") not in MODELS:
+    if (
+        not isinstance(data, dict)
+        or not isinstance(data.get("verb"), str)
+        or data["verb"] not in MODELS
+    ):
         raise _refuse("That stored order has no verb of this game.")
     try:
         return MODELS[data["verb"]].model_validate(data)

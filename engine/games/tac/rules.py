@@ -119,7 +119,7 @@ class TheAfricanCampaign:
         s.control = {h: x.control for h, x in b.hex.items() if x.control}
         turn.first_fit_setup(b, s)
         self._settle(s, dice)
-        return s
+        return s.canonical()
 
     # -- questions -----------------------------------------------------------------------
 
@@ -217,7 +217,7 @@ class TheAfricanCampaign:
         s = state.clone()
         b = self.board
         if isinstance(order, Move):
-            events = movement.move(b, s, role, order)
+            events = movement.move(b, s, role, legal.expand(b, s, order))
         elif isinstance(order, Eliminate):
             u = s.units.get(order.unit)
             bad = movement.overstacked(b, s, role)
@@ -283,7 +283,7 @@ class TheAfricanCampaign:
         else:  # pragma: no cover - parse_order makes only the three kinds
             raise IllegalOrder("TAC 6.1", "That order is not taken here.")
         events += self._settle(s, dice)
-        return s, events
+        return s.canonical(), events
 
     def _unit_order(self, s: State, role: str, order: UnitOrder, dice: Dice) -> list[Event]:
         """Replacements (10.0, 10.7), breakdown and buildup (11.0) and sailing from
@@ -350,8 +350,17 @@ class TheAfricanCampaign:
 
     # -- views and storage ---------------------------------------------------------------
 
-    def view(self, state: State, role: str | None) -> dict[str, Any]:
-        """What ``role`` sees: every unit (TAC 5.0: stacks may be inspected at any time);
+    def view(self, state: State, role: str | None):  # -> HexMapView
+        """What ``role`` sees, as the map the front ends draw and list
+        (:func:`engine.games.tac.mapview.map_view`): every unit open to both (TAC 5.0,
+        L240), a laid minefield by its hex only and a side's minefield hand in that side's
+        view only (16.0, L677)."""
+        from engine.games.tac.mapview import map_view
+
+        return map_view(state, role, self.board)
+
+    def details(self, state: State, role: str | None) -> dict[str, Any]:
+        """What ``role`` sees, as data: every unit (TAC 5.0: stacks may be inspected at any time);
         of the minefields (16.0) the hexes where they lie, how many each side holds, and
         the values of the counters in ``role``'s own hand only (``EVERYONE`` sees all)."""
         b = self.board
@@ -424,3 +433,6 @@ class TheAfricanCampaign:
         if any(v < 0 for v in state.replacements.values()):
             out.append(f"negative replacements {state.replacements}")
         return out
+
+
+RULESET = TheAfricanCampaign()

@@ -108,6 +108,19 @@ class State:
             dict(self.delayed), dict(self.substitutes), dict(self.efforts), self.first,
         )  # fmt: skip
 
+    def canonical(self) -> State:
+        """Put every mapping in key order, in place, and return the state: the order the
+        database reads a stored state back in (JSON with sorted keys). Rules iterate these
+        mappings (units into event texts, say), so a game played on from a stored state
+        must meet them in the same order as the game played in memory."""
+        self.units = dict(sorted(self.units.items()))
+        for name in ("options", "control", "replacements", "exit_space", "exit_counted",
+                     "mines", "delayed", "substitutes", "efforts"):  # fmt: skip
+            setattr(self, name, _sorted(getattr(self, name)))
+        self.battles = _sorted(self.battles)
+        self.fight = _sorted(self.fight)
+        return self
+
     def on_map(self, side: str | None = None) -> list[Unit]:
         return [
             u for u in self.units.values()
@@ -145,4 +158,13 @@ class State:
         d["battles"] = [dict(x) for x in d.get("battles", [])]
         for k in ("interdicted", "replaced"):
             d[k] = set(d.get(k, ()))
-        return cls(**d)
+        return cls(**d).canonical()
+
+
+def _sorted(x: Any) -> Any:
+    """``x`` with every dict in it rebuilt in key order (lists keep theirs)."""
+    if isinstance(x, dict):
+        return {k: _sorted(x[k]) for k in sorted(x)}
+    if isinstance(x, list):
+        return [_sorted(v) for v in x]
+    return x
