@@ -251,8 +251,12 @@ class Runner:
                 log.exception("the scheduler's pass failed; trying again in a minute")
                 delay = 60.0
             if delay > 0:
+                # asyncio.timeout, not wait_for: Python 3.11's wait_for loses a cancel that
+                # comes as the wait ends (a poke and stop() together), and stop() then
+                # waited for this loop forever
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self._wake.wait(), timeout=delay)
+                    async with asyncio.timeout(delay):
+                        await self._wake.wait()
 
     # -- one pass -----------------------------------------------------------------------
 

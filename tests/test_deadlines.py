@@ -7,6 +7,7 @@ test runs on SQLite and on PostgreSQL, two services standing for two processes."
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 
 import pytest
@@ -216,3 +217,39 @@ async def test_notices_of_skipped_kinds_are_left_to_the_process_that_takes_them(
     await runner(two, "other", DM_KINDS).tick()
     await runner(one, "shard 0", frozenset()).tick()
     assert taken == {"other": [], "shard 0": ["prompt"]}
+
+
+async def test_stop_ends_the_runner_even_when_it_comes_with_a_poke():
+    """A poke and a stop in the same moment: Python 3.11's ``asyncio.wait_for`` dropped
+    the cancel when the wait it guarded ended at that instant, so the runner went on
+    sleeping and ``stop()`` waited for it forever (a whole test suite hung on it). Tried
+    at every step of the wake-up, so the moment in between is met."""
+
+    class Idle:
+        """A service with nothing due: a pass asks for a long sleep."""
+
+        def __init__(self) -> None:
+            self.store = object()
+
+        async def _idle(self) -> float:
+            return 300.0
+
+    async def nothing(d: DeadlineInfo) -> None:
+        return None
+
+    for steps in range(8):
+        runner = Runner(Idle(), nothing, listen=False)  # type: ignore[arg-type]
+        runner.tick = Idle()._idle  # type: ignore[method-assign]
+        runner.start()
+        for _ in range(3):
+            await asyncio.sleep(0)  # asleep in the wait now
+        runner.poke()
+        for _ in range(steps):
+            await asyncio.sleep(0)
+        # a stuck stop() is ended after a second (stop() swallows the cancel) and timed
+        started = time.monotonic()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1):
+                await runner.stop()
+        waited = time.monotonic() - started
+        assert waited < 0.9, f"stop() waited for the runner (poked, then {steps} steps)"

@@ -159,7 +159,8 @@ class Mailbox:
             if stop.is_set():
                 break
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(stop.wait(), timeout=backoff)
+                async with asyncio.timeout(backoff):  # (not wait_for: see bot/deadlines.py)
+                    await stop.wait()
             backoff = min(MAX_BACKOFF, backoff * 2)
 
     async def _serve(self, client: aioimaplib.IMAP4, stop: asyncio.Event) -> None:
@@ -180,10 +181,8 @@ class Mailbox:
                 await asyncio.wait_for(waiting, timeout=10)
             else:
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(
-                        _first(self._lost.wait(), stop.wait()),
-                        timeout=min(self.cfg.poll_seconds, wait),
-                    )
+                    async with asyncio.timeout(min(self.cfg.poll_seconds, wait)):
+                        await _first(self._lost.wait(), stop.wait())
 
     async def _read(self, client: aioimaplib.IMAP4) -> None:
         found = _ok(await client.uid_search("UNSEEN"), "search the INBOX")
