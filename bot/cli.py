@@ -55,7 +55,7 @@ COMMANDS: dict[str, dict[str, str]] = {
         "import": "store a game from an export file",
     },
     "renderer.cli": {"render": "draw a game's map to a PNG file"},
-    "bot.commands_odds": {"odds": "exact odds of an Axis & Allies Revised battle"},
+    "bot.commands_odds": {"odds": "exact battle odds: A&A Revised, A&A North Africa, TAC"},
     "bot.discord.cli": {
         "bot": "run the Discord bot (DISCORD_TOKEN from the environment or .env)",
         "sync": "register the slash commands with Discord, globally or in one server",

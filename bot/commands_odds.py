@@ -1,7 +1,14 @@
-"""``umpire odds``: exact Axis & Allies Revised battle odds from the command line.
+"""``umpire odds``: exact battle odds from the command line.
 
     umpire odds --attacker "3 infantry, 1 artillery, 1 tank" --defender "2 inf, 1 ftr"
     umpire odds --attacker "2 sub, 1 dd" --defender "1 bb, 1 cv, 2 ftr" --sea --json
+    umpire odds aa-na --attacker "3 ger.infantry, 1 ger tank, 1 ger.scout_car flank" \
+        --defender "3 uk.infantry" --bonus
+    umpire odds tac --attack 12 --defense 4 --air 2 --ridge
+
+Without a game (or with ``aa-revised``) the battle is Axis & Allies Revised's, as below.
+North Africa's land battles and The African Campaign's table are read and reported by
+:mod:`bot.odds_games`, which ``/odds`` uses too.
 
 Forces are lists of "<count> <unit>", separated by commas (or not); unit names may be
 singular, plural or the usual abbreviations (inf, art, arm/tank, aa, ftr, bmb, bb, dd,
@@ -35,11 +42,19 @@ TECH_WORDS = {
 def register(subparsers: argparse._SubParsersAction) -> None:
     p = subparsers.add_parser(
         "odds",
-        help="exact odds of an Axis & Allies Revised battle",
-        description="Exact odds of an Axis & Allies Revised battle (no simulation).",
+        help=HELP,
+        description="Exact battle odds (no simulation): Axis & Allies Revised (the default), "
+        "Axis & Allies: North Africa land battles (aa-na), The African Campaign's table (tac).",
     )
-    p.add_argument("--attacker", required=True, help='e.g. "3 infantry, 1 artillery, 1 tank"')
-    p.add_argument("--defender", required=True, help='e.g. "2 infantry, 1 fighter, 1 aa gun"')
+    p.add_argument("game", nargs="?", default=None, help="aa-revised (the default), aa-na or tac")
+    p.add_argument(
+        "--attacker",
+        help='e.g. "3 infantry, 1 artillery, 1 tank"; aa-na: chart rows, '
+        '"3 ger.infantry, 1 ger.scout_car flank"',
+    )
+    p.add_argument(
+        "--defender", help='e.g. "2 infantry, 1 fighter, 1 aa gun"; aa-na: "3 uk.infantry"'
+    )
     p.add_argument("--sea", action="store_true", help="a battle in a sea zone")
     p.add_argument(
         "--bombard",
@@ -73,8 +88,74 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     p.add_argument("--attacker-tech", default="", help='e.g. "heavy bombers, super subs"')
     p.add_argument("--defender-tech", default="", help='e.g. "jet fighters"')
+    na = p.add_argument_group("aa-na (North Africa land battles)")
+    na.add_argument(
+        "--bonus",
+        action="store_true",
+        help="the defender's bonus at Tobruk (or Mareth against Tripoli): 9 and 10 rerolled",
+    )
+    na.add_argument(
+        "--vichy", action="store_true", help="Vichy French defenders (surrender when they miss)"
+    )
+    tac = p.add_argument_group("tac (The African Campaign)")
+    tac.add_argument("--attack", type=int, help="the attackers' combat total")
+    tac.add_argument("--defense", "--defence", type=int, help="the defenders' combat total")
+    tac.add_argument("--air", type=int, default=0, help="air units in close support (15.1)")
+    tac.add_argument("--ridge", action="store_true", help="defenders on a ridge: doubled (9.4)")
+    tac.add_argument("--fort", action="store_true", help="defenders in a fort: doubled (9.5)")
+    tac.add_argument(
+        "--modifier", type=int, default=0, help="die modifier (the Allies' +2 on Turns 1-2, 17.4)"
+    )
     p.add_argument("--json", action="store_true", help="print the result as JSON")
     p.set_defaults(func=run)
+
+
+HELP = "exact battle odds: A&A Revised, A&A North Africa, TAC"
+
+#: each option that belongs to some games only: its flag, its default, the games
+OPTIONS: dict[str, tuple[str, object, tuple[str, ...]]] = {
+    "attacker": ("--attacker", None, ("aa-revised", "aa-na")),
+    "defender": ("--defender", None, ("aa-revised", "aa-na")),
+    "sea": ("--sea", False, ("aa-revised",)),
+    "bombard": ("--bombard", "", ("aa-revised",)),
+    "amphibious": ("--amphibious", False, ("aa-revised",)),
+    "rounds": ("--rounds", None, ("aa-revised",)),
+    "retreat": ("--retreat", None, ("aa-revised",)),
+    "order": ("--order", "", ("aa-revised",)),
+    "attacker_order": ("--attacker-order", "", ("aa-revised",)),
+    "defender_order": ("--defender-order", "", ("aa-revised",)),
+    "keep_land": ("--keep-land", False, ("aa-revised",)),
+    "attacker_tech": ("--attacker-tech", "", ("aa-revised",)),
+    "defender_tech": ("--defender-tech", "", ("aa-revised",)),
+    "bonus": ("--bonus", False, ("aa-na",)),
+    "vichy": ("--vichy", False, ("aa-na",)),
+    "attack": ("--attack", None, ("tac",)),
+    "defense": ("--defense", None, ("tac",)),
+    "air": ("--air", 0, ("tac",)),
+    "ridge": ("--ridge", False, ("tac",)),
+    "fort": ("--fort", False, ("tac",)),
+    "modifier": ("--modifier", 0, ("tac",)),
+}
+#: the games ``umpire odds`` serves
+GAMES = ("aa-revised", "aa-na", "tac")
+#: what North Africa's odds cannot take, and why (its land_odds has a fixed order)
+NA_FIXED_ORDER = (
+    "North Africa's odds take casualties in a fixed order (lowest value first, then the "
+    "cheapest; the output lists it)"
+)
+
+
+def _check_options(args: argparse.Namespace, game: str) -> None:
+    """One sentence for an option the game does not take, or a required one missing."""
+    for dest, (flag, default, games) in OPTIONS.items():
+        if game not in games and getattr(args, dest, default) != default:
+            if game == "aa-na" and "order" in dest:
+                raise UserError(f"{flag}: {NA_FIXED_ORDER}.")
+            raise UserError(f"{flag} is for {' and '.join(games)}, not {game}.")
+    needed = ("--attack", "--defense") if game == "tac" else ("--attacker", "--defender")
+    for flag in needed:
+        if getattr(args, flag[2:]) is None:
+            raise UserError(f"{game} odds need {' and '.join(needed)}; {flag} is missing.")
 
 
 # ------------------------------------------------------------------ parsing
@@ -180,6 +261,35 @@ def parse_techs(text: str, what: str) -> frozenset[str]:
 
 
 def run(args: argparse.Namespace) -> int:
+    game = (args.game or "aa-revised").strip().lower()
+    if game not in GAMES:
+        raise UserError(
+            f"There is no game {game!r} with odds; umpire odds works for {', '.join(GAMES)}."
+        )
+    _check_options(args, game)
+    if game == "aa-revised":
+        return run_revised(args)
+    from bot import odds_games
+
+    if game == "aa-na":
+        report = odds_games.na_odds(
+            args.attacker, args.defender, bonus=args.bonus, vichy=args.vichy
+        )
+    else:
+        report = odds_games.tac_odds(
+            args.attack,
+            args.defense,
+            air=args.air,
+            ridge=args.ridge,
+            fort=args.fort,
+            modifier=args.modifier,
+        )
+    print(json.dumps(report.to_json(), indent=2) if args.json else report.text())
+    return 0
+
+
+def run_revised(args: argparse.Namespace) -> int:
+    """Axis & Allies Revised (Revised: Conduct Combat), as ``umpire odds`` always did."""
     from engine.core.errors import IllegalOrder
     from engine.games.aa_revised.battle import CasualtyOrder
     from engine.games.aa_revised.odds import battle_odds

@@ -4,13 +4,17 @@ of the game named, else of the channel's game; a game without odds is told so.""
 from __future__ import annotations
 
 from bot.discord.cogs.odds import ODDS
+from bot.odds_games import tac_odds
+from engine.games.tac.board import Board
+from engine.games.tac.odds import column_odds
 from tests.discord.conftest import ALICE, BOB
 from tests.discord.harness import OTHER_CHANNEL_ID, replies
 from tests.discord.test_game import new_pfv_game
 
 NO_ODDS = (
     "Patton's First Victory: Tunisia 1943 has no odds calculator in Umpire; /odds works for "
-    "Axis & Allies Revised (`aa-revised`), Axis & Allies: North Africa (`aa-na`)."
+    "Axis & Allies Revised (`aa-revised`), Axis & Allies: North Africa (`aa-na`), "
+    "The African Campaign (`tac`)."
 )
 
 
@@ -52,3 +56,40 @@ async def test_the_game_option_offers_every_game_and_marks_those_without_odds(ha
     values = {c["value"]: c["name"] for c in choices}
     assert values["aa-revised"].startswith("Axis & Allies Revised")
     assert values["pfv"].endswith(": no odds")
+
+
+async def test_tac_odds_give_the_column_and_each_results_chance(harness):
+    """The African Campaign through the same dispatch: totals typed, the CRT column and the
+    chance of each result (TAC 9.0, 9.3-9.7, 15.1, 9.4), as ``umpire odds tac`` prints them."""
+    sent = await harness.command(
+        ALICE, "odds", attacker="12, 2 air", defender="4, ridge", game="tac"
+    )
+    [answer] = replies(sent)
+    assert answer.ephemeral
+    text = answer.content.strip("`\n")
+    assert text == tac_odds(12, 4, air=2, ridge=True).text()
+    lines = text.splitlines()
+    assert lines[1] == "column 1-1"
+    chances = [x.chance for x in column_odds(Board(), "1-1", 0)]
+    assert [line.split()[0] for line in lines[2:]] == [f"{float(c):.2%}" for c in chances]
+    [bad] = replies(
+        await harness.command(ALICE, "odds", attacker="twelve", defender="4", game="tac")
+    )
+    assert bad.ephemeral and bad.content == (
+        "attacker: 'twelve' is not a whole number; write it as in '12, 2 air, die +2'."
+    )
+    [sea] = replies(
+        await harness.command(ALICE, "odds", attacker="3", defender="2", sea=True, game="tac")
+    )
+    assert sea.ephemeral and "one roll on the table" in sea.content
+
+
+async def test_odds_in_a_tac_channel_are_tacs(harness):
+    await harness.command(ALICE, "game create", game="tac", role="allied", channel=OTHER_CHANNEL_ID)
+    sent = await harness.command(
+        ALICE, "odds", attacker="3, die +2", defender="2", channel=OTHER_CHANNEL_ID
+    )
+    [answer] = replies(sent)
+    assert "column 1-1, die +2" in answer.content
+    assert answer.content.strip("`\n") == tac_odds(3, 2, modifier=2).text()
+    assert "tac" in ODDS

@@ -4,8 +4,10 @@ worked out off the event loop.
 One command serves every game: it is dispatched on the ruleset of the game named in
 ``game:``, else of the game played in the channel, else Axis & Allies Revised's.
 Axis & Allies Revised has them (the same parser and report as ``umpire odds``), and
-North Africa for land battles (forces as chart rows, ``3 ger.infantry, 1 ger.tank flank``);
-a game without odds is told so in one sentence. The answer is private unless ``share`` is set,
+North Africa for land battles (forces as chart rows, ``3 ger.infantry, 1 ger.tank flank``),
+The African Campaign for one roll on its table (totals: attacker ``12, 2 air``, defender
+``4, ridge``); the parsing and reports of the last two are :mod:`bot.odds_games`, shared
+with ``umpire odds``; a game without odds is told so in one sentence. The answer is private unless ``share`` is set,
 so a player can weigh an attack without telling the table.
 """
 
@@ -59,80 +61,38 @@ def aa_revised(q: BattleQuestion) -> str:
     return summary(attackers, defenders, {}, q.sea, result)
 
 
-def _na_force(text: str, what: str, flanking: bool) -> tuple[dict[str, int], dict[str, int]]:
-    """A North Africa force typed as ``3 ger.infantry, 1 ger tank`` (count, chart row),
-    an attacker's item ending in ``flank`` when it flanks: (main, flank), or
-    :class:`UserError` naming the item that is not a unit."""
-    from engine.games.aa_na.odds import chart
-
-    rows = chart()
-    main: dict[str, int] = {}
-    flank: dict[str, int] = {}
-    for item in (i.strip() for i in text.replace(";", ",").split(",")):
-        if not item:
-            continue
-        words = item.lower().split()
-        side = main
-        if flanking and words and words[-1] in ("flank", "flanking"):
-            words, side = words[:-1], flank
-        count = int(words[0]) if words and words[0].isdigit() else 1
-        words = words[1:] if words and words[0].isdigit() else words
-        row = ".".join(words[:1] + ["_".join(words[1:])]) if len(words) > 1 else "".join(words)
-        if row not in rows or count < 1:
-            raise UserError(
-                f"{what}: {item!r} is not a count and a unit of the charts, as in "
-                f"'3 ger.infantry' or '2 uk tank'{' (add flank for a flanking unit)' if flanking else ''}."
-            )
-        side[row] = side.get(row, 0) + count
-    return main, flank
-
-
-#: the largest side North Africa's odds are worked out for (the board's stacking limits
-#: keep battles smaller; 20 against 20 takes about a tenth of a second)
-NA_MOST = 30
-
-
 def aa_na(q: BattleQuestion) -> str:
     """Axis & Allies: North Africa (North Africa: Land Combat, L760-860): exact odds of a
-    land battle, or :class:`UserError` with one sentence on bad input."""
-    from engine.games.aa_na.odds import land_odds
+    land battle (:func:`bot.odds_games.na_odds`, as ``umpire odds aa-na``), or
+    :class:`UserError` with one sentence on bad input."""
+    from bot.odds_games import na_odds
 
     if q.sea or q.rounds is not None or q.retreat is not None:
         raise UserError(
             "North Africa's odds are for land battles fought to the end: leave sea, rounds and retreat unset."
         )
-    main, flank = _na_force(q.attacker, "attacker", True)
-    defenders, _ = _na_force(q.defender, "defender", False)
-    if not main and not flank:
-        raise UserError("attacker: name at least one attacking unit, as in '3 ger.infantry'.")
-    if not defenders:
-        raise UserError("defender: name at least one defending unit, as in '2 uk.infantry'.")
-    if max(sum(main.values()) + sum(flank.values()), sum(defenders.values())) > NA_MOST:
-        raise UserError(f"North Africa's odds take at most {NA_MOST} units a side.")
-    try:
-        r = land_odds(main, defenders, flank)
-    except ValueError as exc:
-        raise UserError(str(exc)) from None
+    return na_odds(q.attacker, q.defender).text()
 
-    def force(counts: dict[str, float]) -> str:
-        return ", ".join(f"{n:g} {row}" for row, n in counts.items() if n >= 0.005) or "none"
 
-    return "\n".join(
-        [
-            f"attacker: {force(main)}" + (f"; flanking: {force(flank)}" if flank else ""),
-            f"defender: {force(defenders)}",
-            f"attacker wins    {100 * r.attacker:6.2f}%",
-            f"defender holds   {100 * r.defender:6.2f}%",
-            f"both destroyed   {100 * r.mutual:6.2f}%",
-            f"territory taken  {100 * r.taken:6.2f}%",
-            f"attackers left   {force({k: round(v, 2) for k, v in r.attacker_left.items()})}",
-            f"defenders left   {force({k: round(v, 2) for k, v in r.defender_left.items()})}",
-        ]
-    )
+def tac(q: BattleQuestion) -> str:
+    """The African Campaign (TAC 9.0 L457-467, 9.3-9.7 L483-509): the CRT column and the
+    chance of each result (:func:`bot.odds_games.tac_typed`: attacker ``12, 2 air, die +2``,
+    defender ``4, ridge``), or :class:`UserError` with one sentence on bad input."""
+    from bot.odds_games import tac_typed
+
+    if q.sea or q.rounds is not None or q.retreat is not None:
+        raise UserError(
+            "The African Campaign's odds are one roll on the table: leave sea, rounds and retreat unset."
+        )
+    return tac_typed(q.attacker, q.defender).text()
 
 
 #: the games with odds, by ruleset id: each takes the question and returns the report
-ODDS: dict[str, Callable[[BattleQuestion], str]] = {"aa-revised": aa_revised, "aa-na": aa_na}
+ODDS: dict[str, Callable[[BattleQuestion], str]] = {
+    "aa-revised": aa_revised,
+    "aa-na": aa_na,
+    "tac": tac,
+}
 #: the game whose odds are given outside a game's channel when no game is named
 DEFAULT_ODDS = "aa-revised"
 
@@ -181,11 +141,11 @@ class OddsCog(commands.Cog):
         raise UserError(f"Name the game with game: ({with_odds()}).")
 
     @app_commands.command(
-        name="odds", description="Exact battle odds, worked out round by round (A&A)."
+        name="odds", description="Exact battle odds (A&A Revised, A&A North Africa, TAC)."
     )
     @app_commands.describe(
-        attacker="the attacking units, e.g. 3 infantry, 1 artillery, 1 tank",
-        defender="the defending units, e.g. 2 infantry, 1 fighter",
+        attacker="the attacking units, e.g. 3 infantry, 1 artillery, 1 tank (TAC: 12, 2 air)",
+        defender="the defending units, e.g. 2 infantry, 1 fighter (TAC: 4, ridge)",
         sea="a sea battle (default: on land)",
         rounds="fight at most this many rounds",
         retreat="the attacker retreats when it has this many units or fewer",
