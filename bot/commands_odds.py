@@ -121,9 +121,9 @@ OPTIONS: dict[str, tuple[str, object, tuple[str, ...]]] = {
     "amphibious": ("--amphibious", False, ("aa-revised",)),
     "rounds": ("--rounds", None, ("aa-revised",)),
     "retreat": ("--retreat", None, ("aa-revised",)),
-    "order": ("--order", "", ("aa-revised",)),
-    "attacker_order": ("--attacker-order", "", ("aa-revised",)),
-    "defender_order": ("--defender-order", "", ("aa-revised",)),
+    "order": ("--order", "", ("aa-revised", "aa-na")),
+    "attacker_order": ("--attacker-order", "", ("aa-revised", "aa-na")),
+    "defender_order": ("--defender-order", "", ("aa-revised", "aa-na")),
     "keep_land": ("--keep-land", False, ("aa-revised",)),
     "attacker_tech": ("--attacker-tech", "", ("aa-revised",)),
     "defender_tech": ("--defender-tech", "", ("aa-revised",)),
@@ -138,19 +138,12 @@ OPTIONS: dict[str, tuple[str, object, tuple[str, ...]]] = {
 }
 #: the games ``umpire odds`` serves
 GAMES = ("aa-revised", "aa-na", "tac")
-#: what North Africa's odds cannot take, and why (its land_odds has a fixed order)
-NA_FIXED_ORDER = (
-    "North Africa's odds take casualties in a fixed order (lowest value first, then the "
-    "cheapest; the output lists it)"
-)
 
 
 def _check_options(args: argparse.Namespace, game: str) -> None:
     """One sentence for an option the game does not take, or a required one missing."""
     for dest, (flag, default, games) in OPTIONS.items():
         if game not in games and getattr(args, dest, default) != default:
-            if game == "aa-na" and "order" in dest:
-                raise UserError(f"{flag}: {NA_FIXED_ORDER}.")
             raise UserError(f"{flag} is for {' and '.join(games)}, not {game}.")
     needed = ("--attack", "--defense") if game == "tac" else ("--attacker", "--defender")
     for flag in needed:
@@ -273,7 +266,13 @@ def run(args: argparse.Namespace) -> int:
 
     if game == "aa-na":
         report = odds_games.na_odds(
-            args.attacker, args.defender, bonus=args.bonus, vichy=args.vichy
+            args.attacker,
+            args.defender,
+            bonus=args.bonus,
+            vichy=args.vichy,
+            order=args.order,
+            attacker_order=args.attacker_order,
+            defender_order=args.defender_order,
         )
     else:
         report = odds_games.tac_odds(

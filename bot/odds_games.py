@@ -62,6 +62,37 @@ def na_force(text: str, what: str, flanking: bool) -> tuple[dict[str, int], dict
     return main, flank
 
 
+def na_order(text: str, what: str) -> list[str]:
+    """A North Africa casualty order typed as units are (``ger.tank, uk infantry``) or as
+    kinds of unit (``tank, anti tank gun``), first lost first (the owner's choice, L785):
+    the chart rows and kinds named, or :class:`UserError` naming the item that is neither."""
+    from engine.games.aa_na.odds import chart
+
+    rows = chart()
+    kinds = {u.type for u in rows.values()}
+    out: list[str] = []
+    for item in (i.strip() for i in text.replace(";", ",").split(",")):
+        if not item:
+            continue
+        words = item.lower().replace("-", " ").split()
+        row = ".".join(words[:1] + ["_".join(words[1:])]) if len(words) > 1 else "".join(words)
+        kind = "_".join(words)
+        if "." not in row and row in kinds:
+            name = row
+        elif row in rows:
+            name = row
+        elif kind in kinds:
+            name = kind
+        else:
+            raise UserError(
+                f"{what}: {item!r} is neither a unit of the charts nor a kind of unit, as in "
+                f"'ger.tank', 'uk infantry' or 'anti tank gun'."
+            )
+        if name not in out:
+            out.append(name)
+    return out
+
+
 @dataclass(frozen=True)
 class NaReport:
     """North Africa's odds as asked: the forces, the casualty orders assumed and the odds."""
@@ -74,6 +105,8 @@ class NaReport:
     attacker_order: list[str]
     defender_order: list[str]
     odds: Any  # engine.games.aa_na.odds.Odds
+    #: whether each side's casualty order was given (otherwise the default one)
+    given: tuple[bool, bool] = (False, False)
 
     def text(self) -> str:
         r = self.odds
@@ -104,8 +137,10 @@ class NaReport:
                 f"territory taken  {100 * r.taken:6.2f}%",
                 f"attackers left   {force({k: round(v, 2) for k, v in r.attacker_left.items()})}",
                 f"defenders left   {force({k: round(v, 2) for k, v in r.defender_left.items()})}",
-                f"attacker loses   {', '.join(self.attacker_order)} (first to last)",
-                f"defender loses   {', '.join(self.defender_order)} (first to last)",
+                f"attacker loses   {', '.join(self.attacker_order)} (first to last"
+                f"{', as given' if self.given[0] else ''})",
+                f"defender loses   {', '.join(self.defender_order)} (first to last"
+                f"{', as given' if self.given[1] else ''})",
                 NA_ASSUMES + ".",
             ]
         )
@@ -127,21 +162,36 @@ class NaReport:
             "defender_left": r.defender_left,
             "attacker_casualty_order": self.attacker_order,
             "defender_casualty_order": self.defender_order,
+            "casualty_orders_given": {"attacker": self.given[0], "defender": self.given[1]},
             "assumes": NA_ASSUMES,
         }
 
 
-def na_odds(attacker: str, defender: str, *, bonus: bool = False, vichy: bool = False) -> NaReport:
+def na_odds(
+    attacker: str,
+    defender: str,
+    *,
+    bonus: bool = False,
+    vichy: bool = False,
+    order: str = "",
+    attacker_order: str = "",
+    defender_order: str = "",
+) -> NaReport:
     """Axis & Allies: North Africa (Land Combat, L724-865): the exact odds of a land
     battle between the forces typed, the defender rerolling 9 and 10 once with ``bonus``
     (Tobruk, or Mareth against attacks from Tripoli: L495, L807) and surrendering after a
     round without a hit with ``vichy`` (L1071-1073); :class:`UserError` on bad input.
-    The casualty order is the engine's fixed one (lowest value first, then cheapest, L785),
+    Each side loses units in the order given (``attacker_order``, ``defender_order``, or
+    ``order`` for both; the owner's choice, L785), units not named after those named in the
+    engine's default order (lowest value first, then cheapest); the order followed is
     reported with the odds."""
-    from engine.games.aa_na.odds import attacker_order, defender_order, land_odds
+    from engine.games.aa_na import odds as na
 
     main, flank = na_force(attacker, "attacker", True)
     defenders, _ = na_force(defender, "defender", False)
+    both = na_order(order, "--order")
+    a_given = na_order(attacker_order, "--attacker-order") or both
+    d_given = na_order(defender_order, "--defender-order") or both
     if not main and not flank:
         raise UserError("attacker: name at least one attacking unit, as in '3 ger.infantry'.")
     if not defenders:
@@ -149,16 +199,26 @@ def na_odds(attacker: str, defender: str, *, bonus: bool = False, vichy: bool = 
     if max(sum(main.values()) + sum(flank.values()), sum(defenders.values())) > NA_MOST:
         raise UserError(f"North Africa's odds take at most {NA_MOST} units a side.")
     try:
-        r = land_odds(main, defenders, flank, bonus=(9, 10) if bonus else (), vichy=vichy)
+        r = na.land_odds(
+            main,
+            defenders,
+            flank,
+            bonus=(9, 10) if bonus else (),
+            vichy=vichy,
+            attacker_loses=a_given,
+            defender_loses=d_given,
+        )
     except ValueError as exc:
         raise UserError(str(exc)) from None
     a_order = [
         r_ + (" (flanking)" if f else "")
-        for r_, f in attacker_order([(x, False) for x in main] + [(x, True) for x in flank])
+        for r_, f in na.attacker_order(
+            [(x, False) for x in main] + [(x, True) for x in flank], a_given
+        )
     ]
-    return NaReport(
-        main, flank, defenders, bonus, vichy, a_order, defender_order(list(defenders)), r
-    )
+    d_order = na.defender_order(list(defenders), d_given)
+    given = (bool(a_given), bool(d_given))
+    return NaReport(main, flank, defenders, bonus, vichy, a_order, d_order, r, given)
 
 
 # ------------------------------------------------------------------ The African Campaign

@@ -27,7 +27,9 @@ class SeededDice:
         return self.rng.randint(1, sides)
 
 
-def _battle(main, flank, defenders, seed, defender_power="uk", vichy=False):  # noqa: PLR0912
+def _battle(  # noqa: PLR0912
+    main, flank, defenders, seed, defender_power="uk", vichy=False, loses=(None, None)
+):
     attacker = next(iter(main)).split(".")[0]
     units = [(attacker, r, MAIN, n) for r, n in main.items()]
     units += [(attacker, r, FLANK, n) for r, n in flank.items()]
@@ -59,7 +61,7 @@ def _battle(main, flank, defenders, seed, defender_power="uk", vichy=False):  # 
         step = b["step"]
         if step == "aa_casualties":
             pool = air.attacking_air(ctx)
-            air.aa_casualties(ctx, Casualties(ids=_in_order(pool, b, b["aa_hits"], attacker=True)))
+            air.aa_casualties(ctx, Casualties(ids=_in_order(pool, b, b["aa_hits"], loses[0])))
         elif step == "orders":
             land_combat.fight(ctx, Fight())
         elif step == "bomber_targets":
@@ -68,9 +70,9 @@ def _battle(main, flank, defenders, seed, defender_power="uk", vichy=False):  # 
                 rows[u.type] = rows.get(u.type, 0) + 1
             land_combat.target(ctx, Target(units={aim(rows): b["hits"]["bomber"]}))
         elif step == "def_casualties":
-            land_combat.casualties(ctx, Casualties(ids=_defender_choice(ctx, b)))
+            land_combat.casualties(ctx, Casualties(ids=_defender_choice(ctx, b, loses[1])))
         elif step == "att_casualties":
-            land_combat.casualties(ctx, Casualties(ids=_attacker_choice(ctx, b)))
+            land_combat.casualties(ctx, Casualties(ids=_attacker_choice(ctx, b, loses[0])))
         elif step == "press":
             land_conclude.press(ctx, Press())
         elif step == "advance":
@@ -88,24 +90,24 @@ def _battle(main, flank, defenders, seed, defender_power="uk", vichy=False):  # 
     return "attacker" if left_att else "mutual"
 
 
-def _in_order(pool, b, n, attacker):
+def _in_order(pool, b, n, given=None):
     flank = set(b["flank"])
 
     def cls(u):
         src = next(s for s, ids in b["sources"].items() if u.id in ids)
         return (u.type, src in flank)
 
-    order = attacker_order(sorted({cls(u) for u in pool}))
+    order = attacker_order(sorted({cls(u) for u in pool}), given)
     ranked = sorted(pool, key=lambda u: (order.index(cls(u)), int(u.id[1:])))
     return [u.id for u in ranked[:n]]
 
 
-def _attacker_choice(ctx, b):
+def _attacker_choice(ctx, b, given=None):
     """The defenders' first-round anti-tank hits on tanks where there are any (L1137), the
     rest in the attacker's order."""
     pool = land_combat._pool(ctx, False)
     tanks = b.get("def_tank_hits", 0)
-    ranked = _in_order(pool, b, len(pool), attacker=True)
+    ranked = _in_order(pool, b, len(pool), given)
     kinds = {u.id: chart()[u.type] for u in pool}
     on_tanks = [i for i in ranked if kinds[i].kind == "land" and kinds[i].type == "tank"][:tanks]
     rest = [i for i in ranked if i not in on_tanks]
@@ -113,10 +115,10 @@ def _attacker_choice(ctx, b):
     return on_tanks + rest[:n]
 
 
-def _defender_choice(ctx, b):
+def _defender_choice(ctx, b, given=None):
     pool = land_combat._pool(ctx, True)
     hits = dict(b["hits"])
-    rows = defender_order(sorted({u.type for u in pool}))
+    rows = defender_order(sorted({u.type for u in pool}), given)
     ranked = sorted(pool, key=lambda u: (rows.index(u.type), int(u.id[1:])))
     chosen: list = []
     spare = hits.get("any", 0)
@@ -172,15 +174,23 @@ CASES = {
 }
 
 
+CASES["mixed, orders given"] = CASES["mixed"]
+#: the casualty orders the players give (first lost first), where not the default
+LOSES = {"mixed, orders given": (["tank", "ger.fighter", "artillery"], ["uk.tank", "fighter"])}
+
+
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_exact_odds_agree_with_the_battle_fought(case):
     main, flank, defenders, vichy = CASES[case]
-    exact = land_odds(main, defenders, flank, vichy=vichy)
+    loses = LOSES.get(case, (None, None))
+    exact = land_odds(
+        main, defenders, flank, vichy=vichy, attacker_loses=loses[0], defender_loses=loses[1]
+    )
     assert abs(exact.attacker + exact.defender + exact.mutual - 1) < 1e-9
     n = 1500
     got = {"attacker": 0, "defender": 0, "mutual": 0}
     for seed in range(n):
-        got[_battle(main, flank, defenders, seed, vichy=vichy)] += 1
+        got[_battle(main, flank, defenders, seed, vichy=vichy, loses=loses)] += 1
     for end in got:
         p = getattr(exact, end)
         sigma = math.sqrt(max(p * (1 - p), 1e-4) / n)
@@ -210,3 +220,31 @@ def test_flanking_and_tobruk_change_the_chances():
 def test_unknown_unit_is_one_sentence():
     with pytest.raises(ValueError, match="no unit 'ger.panther'"):
         land_odds({"ger.panther": 1}, {"uk.infantry": 1})
+
+
+def test_a_given_casualty_order_changes_the_odds_where_it_must():
+    """Losing tanks (attack 6) before infantry (attack 2) lowers the attacker's chance;
+    the default order (lowest attack first) is what naming nothing gives; a kind covers
+    the flanking units of that kind too (L785: the owner chooses)."""
+    main, flank = {"ger.infantry": 3, "ger.tank": 2}, {"ger.tank": 1}
+    defenders = {"uk.infantry": 3, "uk.tank": 1, "uk.artillery": 1}
+    default = land_odds(main, defenders, flank)
+    tanks_first = land_odds(main, defenders, flank, attacker_loses=["tank"])
+    assert tanks_first.attacker < default.attacker - 0.02
+    named = land_odds(main, defenders, flank, attacker_loses=["infantry"])
+    assert named == default
+    # the defender losing its tank (defence 6) first helps the attacker
+    d_tank = land_odds(main, defenders, flank, defender_loses=["uk.tank"])
+    assert d_tank.attacker > default.attacker + 0.02
+    assert attacker_order(
+        [("ger.infantry", False), ("ger.tank", False), ("ger.tank", True)], ["tank"]
+    ) == [("ger.tank", False), ("ger.tank", True), ("ger.infantry", False)]
+    assert defender_order(["uk.tank", "uk.infantry"], ["artillery"]) == [
+        "uk.infantry",
+        "uk.tank",
+    ]
+
+
+def test_a_casualty_order_naming_no_unit_is_one_sentence():
+    with pytest.raises(ValueError, match="attacker's casualty order names 'panzer'"):
+        land_odds({"ger.infantry": 1}, {"uk.infantry": 1}, attacker_loses=["panzer"])

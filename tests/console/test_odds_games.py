@@ -131,10 +131,15 @@ def test_tac_automatic_columns_need_no_roll(capsys):
                 "1 ger.infantry",
                 "--defender",
                 "1 uk.infantry",
-                "--order",
-                "inf",
+                "--attacker-order",
+                "tank, panzer",
             ],
-            "fixed order",
+            "--attacker-order: 'panzer' is neither a unit of the charts nor a kind",
+        ),
+        (
+            ["aa-na", "--attacker", "1 ger.infantry", "--defender", "1 uk.infantry"]
+            + ["--order", "uk.cavalry"],
+            "--order: 'uk.cavalry' is neither",
         ),
         (["aa-na", "--attacker", "31 ger.infantry", "--defender", "1 uk.infantry"], "at most 30"),
         (["tac", "--attack", "12"], "--defense is missing"),
@@ -165,3 +170,45 @@ def test_the_cli_and_odds_in_discord_read_and_report_alike(capsys):
     typed = tac(BattleQuestion("9, 1 air, die +2", "4"))
     assert tac_out.rstrip("\n") == typed
     assert typed == odds_games.tac_odds(9, 4, air=1, modifier=2).text()
+
+
+def test_north_africa_follows_the_casualty_order_given_and_says_so(capsys):
+    """--attacker-order and --defender-order, typed as units or kinds of unit (L785: the
+    owner's choice), move the odds as the engine does; --order gives both sides one."""
+    code, out, err = run(
+        capsys,
+        "odds",
+        "aa-na",
+        "--attacker",
+        NA_ATTACKER,
+        "--defender",
+        "3 uk.infantry, 1 uk tank",
+        "--attacker-order",
+        "tank, scout car",
+        "--defender-order",
+        "uk tank",
+    )
+    defenders = {"uk.infantry": 3, "uk.tank": 1}
+    exact = land_odds(
+        NA_MAIN,
+        defenders,
+        NA_FLANK,
+        attacker_loses=["tank", "scout_car"],
+        defender_loses=["uk.tank"],
+    )
+    default = land_odds(NA_MAIN, defenders, NA_FLANK)
+    assert code == 0 and not err
+    lines = out.splitlines()
+    assert f"attacker wins    {100 * exact.attacker:6.2f}%" in lines
+    assert f"{100 * exact.attacker:6.2f}" != f"{100 * default.attacker:6.2f}"
+    assert (
+        "attacker loses   ger.tank, ger.scout_car (flanking), ger.infantry (first to last, "
+        "as given)" in lines
+    )
+    assert "defender loses   uk.tank, uk.infantry (first to last, as given)" in lines
+    report = odds_games.na_odds(NA_ATTACKER, "3 uk.infantry, 1 uk.tank", order="tank").to_json()
+    assert report["attacker_casualty_order"][0] == "ger.tank"
+    assert report["defender_casualty_order"] == ["uk.tank", "uk.infantry"]
+    assert report["casualty_orders_given"] == {"attacker": True, "defender": True}
+    both = land_odds(NA_MAIN, defenders, NA_FLANK, attacker_loses=["tank"], defender_loses=["tank"])
+    assert report["attacker_wins"] == both.attacker

@@ -13,7 +13,7 @@ from engine.games.aa_na import optional, pack, sea_mines
 from engine.games.aa_na.context import Ctx, chart, listing, refuse
 from engine.games.aa_na.convoys import route_open
 from engine.games.aa_na.orders import Deploy
-from engine.games.aa_na.requisition import resolve_type
+from engine.games.aa_na.requisition import check_stock, resolve_type, supply_holdings
 from engine.games.aa_na.state import SIDE
 
 R_DEPLOY = "North Africa: Phase 6, Deploying Land and Air Units and Supply Tokens (L917-936)"
@@ -98,6 +98,8 @@ def deploy(ctx: Ctx, order: Deploy) -> None:
         if ctx.stacked(to, SIDE[power]) + add > ctx.limit(to):
             raise refuse("North Africa: Stacking Limits (L487-491, L503)",
                          f"{ctx.name(to)} takes at most {ctx.limit(to)} combat land and air units of a side.")
+    if wanted.get("supply"):
+        _check_supply_stock(ctx, source, to, wanted["supply"])
     arrived = []
     for tid, n in wanted.items():
         if tid == "supply":
@@ -127,6 +129,26 @@ def deploy(ctx: Ctx, order: Deploy) -> None:
     what = ", ".join(f"{n} {'supply' if t == 'supply' else chart()[t].name}" for t, n in wanted.items())
     frm = f" from {ctx.name(source)}" if source else ""
     ctx.log("deploy", f"{ctx.who(power)} deploys {what}{frm} to {ctx.name(to)}.")
+
+
+def _check_supply_stock(ctx: Ctx, source: str | None, to: str, n: int) -> None:
+    """Tokens are not exchanged while deployed (L696): splitting a holding may need
+    1-tokens the stock no longer has (L105-106, L459-461); deploying all of a holding to
+    one place never does (RULINGS: supply token stock)."""
+    s = ctx.state
+    before = supply_holdings(s)
+    after = list(before)
+    have = s.supply.get(source, 0) if source else s.reserves.get(ctx.power, {}).get("supply", 0)
+    after.remove(have)
+    after.append(have - n)
+    sp = ctx.board.spaces[to]
+    there = (s.convoy_supply.get(to, {}).get(ctx.power, 0) if sp.kind == "sea"
+             else s.supply.get(to, 0))
+    if there:
+        after.remove(there)
+    after.append(there + n)
+    check_stock(ctx, before, [v for v in after if v], f"Deploying {n} of the {have} supply",
+                f"Tokens are not exchanged while deployed (L696): deploy all {have} to one place.")
 
 
 def finish(ctx: Ctx) -> None:

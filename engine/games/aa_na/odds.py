@@ -16,8 +16,9 @@ The battle as fought (Phase 4, Conduct Combat, L724-865; the unit profiles L1087
 - targeted hits (RULINGS: targeted fire): in the first round anti-tank guns' hits fall on
   the other side's tanks, attacking or defending (L1137), and attacking scout cars' hits
   on air units (L1179); German bombers' hits on the kind of defending land unit the
-  attacker names (L1245) - here always the kind last in the defender's order (its
-  strongest); a targeted hit with no such unit left falls like any other;
+  attacker names (L1245) - here always the kind last in the defender's default order
+  (its strongest), whatever order of loss the defender is given; a targeted hit with no
+  such unit left falls like any other;
 - the defenders roll (step 3), casualties of step 2 included (L785, L801); a defensive
   bonus (Tobruk, Mareth against Tripoli, L495, L807) rerolls a 9 or 10 once;
 - scout cars break off after the first round (Hit and Run, L839, L1167);
@@ -32,7 +33,10 @@ Assumptions, stated because the rules leave them to the players:
   lowest attack value first, then the cheapest, main-attack units before flanking ones
   (flanking units hit more often); the defender its lowest defence value first, then the
   cheapest; ties by chart row. :func:`attacker_order` and :func:`defender_order` give
-  them, for a player or a simulation to follow.
+  them, for a player or a simulation to follow; ``land_odds(attacker_loses=...,
+  defender_loses=...)`` takes the order a player gives instead (units it does not name
+  follow in the default order). The chain takes every loss in the order of its classes,
+  so a given order changes nothing else.
 
 Speed: the rounds after the first are taken a level (units left on both sides) at a time,
 every state of the level in a few array operations (``_Chain._level_all``), grouped by the
@@ -44,7 +48,7 @@ below :data:`PRUNE`, as before.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -88,21 +92,57 @@ def defender_key(row: str) -> tuple:
     return (u.defense or 0, u.cost or 99, row)
 
 
-def attacker_order(classes: list[AClass]) -> list[AClass]:
-    """The order the attacker loses its units in (the assumption above)."""
-    return sorted(classes, key=lambda c: attacker_key(*c))
+def _named_rank(name: str, row: str) -> bool:
+    """Whether a name of a casualty order (a chart row such as ``ger.tank``, or a unit
+    kind such as ``tank``) names chart row ``row``."""
+    return name == row or name == chart()[row].type
 
 
-def defender_order(rows: list[str]) -> list[str]:
-    """The order the defender loses its units in (the assumption above)."""
-    return sorted(rows, key=defender_key)
+def check_loss_order(names: Sequence[str] | None, what: str) -> list[str]:
+    """The names of a given casualty order, each a chart row or a unit kind, or
+    ``ValueError`` with one sentence naming the first that is neither."""
+    rows = chart()
+    kinds = {u.type for u in rows.values()}
+    out = []
+    for n in names or ():
+        if n not in rows and n not in kinds:
+            raise ValueError(
+                f"The {what}'s casualty order names {n!r}, which is neither a unit of the "
+                f"charts (as 'ger.tank') nor a kind of unit (as 'tank')."
+            )
+        out.append(n)
+    return out
+
+
+def attacker_order(classes: list[AClass], given: Sequence[str] | None = None) -> list[AClass]:
+    """The order the attacker loses its units in: the classes ``given`` names first, in
+    the order named (a name covers main and flanking units alike), then the rest in the
+    default order (the assumption above; L785 leaves the choice to the owner)."""
+    return _ordered(classes, given, lambda c: c[0], lambda c: attacker_key(*c))
+
+
+def defender_order(rows: list[str], given: Sequence[str] | None = None) -> list[str]:
+    """The order the defender loses its units in: the rows ``given`` names first, in the
+    order named, then the rest in the default order (the assumption above, L785)."""
+    return _ordered(rows, given, lambda r: r, defender_key)
+
+
+def _ordered(items, given, row_of, key):  # noqa: ANN001, ANN202
+    names = list(given or ())
+
+    def rank(item) -> tuple:  # noqa: ANN001
+        row = row_of(item)
+        first = next((i for i, n in enumerate(names) if _named_rank(n, row)), len(names))
+        return (first, key(item))
+
+    return sorted(items, key=rank)
 
 
 def aim(rows: Mapping[str, int]) -> str | None:
     """The kind of defending land unit German bomber hits are aimed at: the one last in
     the defender's order among those present (``None`` when no land unit is left)."""
     land = [r for r, n in rows.items() if n > 0 and chart()[r].kind == "land"]
-    return chart()[defender_order(land)[-1]].type if land else None
+    return chart()[sorted(land, key=defender_key)[-1]].type if land else None
 
 
 @cache
@@ -131,12 +171,17 @@ def land_odds(
     *,
     bonus: tuple[int, ...] = (),
     vichy: bool = False,
+    attacker_loses: Sequence[str] | None = None,
+    defender_loses: Sequence[str] | None = None,
 ) -> Odds:
     """The exact odds of a land battle: ``main`` and ``flank`` attacking units (air units
     belong in ``main``: they never flank) and ``defenders``, each as chart row -> count
     (``ger.tank``); ``bonus`` the defender's reroll results (``(9, 10)`` at Tobruk);
-    ``vichy`` when the defenders are Vichy French."""
-    return _odds(main, defenders, flank, bonus, vichy, batched=True)
+    ``vichy`` when the defenders are Vichy French. ``attacker_loses`` and
+    ``defender_loses`` are each side's casualty order (the owner's choice, L785): chart
+    rows or unit kinds, first lost first; units not named follow in the default order
+    (:func:`attacker_order`, :func:`defender_order`)."""
+    return _odds(main, defenders, flank, bonus, vichy, attacker_loses, defender_loses, batched=True)
 
 
 def _odds(
@@ -145,6 +190,8 @@ def _odds(
     flank: Mapping[str, int] | None,
     bonus: tuple[int, ...],
     vichy: bool,
+    attacker_loses: Sequence[str] | None = None,
+    defender_loses: Sequence[str] | None = None,
     *,
     batched: bool,
 ) -> Odds:
@@ -155,11 +202,14 @@ def _odds(
     for r in [*main, *(flank or {}), *defenders]:
         if r not in rows:
             raise ValueError(f"There is no unit {r!r} on the reference charts.")
+    a_given = check_loss_order(attacker_loses, "attacker")
+    d_given = check_loss_order(defender_loses, "defender")
     aclasses = attacker_order(
         [(r, False) for r, n in main.items() if n > 0]
-        + [(r, True) for r, n in (flank or {}).items() if n > 0]
+        + [(r, True) for r, n in (flank or {}).items() if n > 0],
+        a_given,
     )
-    dclasses = defender_order([r for r, n in defenders.items() if n > 0])
+    dclasses = defender_order([r for r, n in defenders.items() if n > 0], d_given)
     a0 = tuple((main if not f else flank or {})[r] for r, f in aclasses)
     d0 = tuple(defenders[r] for r in dclasses)
     return _Chain(aclasses, dclasses, bonus, vichy, batched).run(a0, d0)

@@ -129,8 +129,60 @@ def _free_french(ctx: Ctx, tid: str, n: int) -> None:
     s.bought["french"].append(tid)
 
 
+R_STOCK = "North Africa: Component Limits, supply tokens (L105-106, L459-461, L696)"
+
+
+def supply_holdings(s) -> list[int]:  # noqa: ANN001
+    """The value of each separate holding of supply tokens in play: each territory, each
+    power's stack in each convoy sea zone, each power's Reinforcements Zone and what
+    escaped a convoy battle (RULINGS: supply token stock)."""
+    out = [v for v in s.supply.values() if v]
+    out += [v for stacks in s.convoy_supply.values() for v in stacks.values() if v]
+    out += [r.get("supply", 0) for r in s.reserves.values() if r.get("supply", 0)]
+    if s.battle is not None:
+        out += [v for v in s.battle.get("escaped_supply", {}).values() if v]
+    return out
+
+
+def ones_needed(holdings: list[int]) -> int:
+    """The fewest "1 Supply" tokens that can make up these holdings, each exactly, with
+    the 15 "5 Supply" tokens (L105-106) used wherever a holding has 5 or more: each holding
+    needs its value modulo 5 in ones, and every five-token short of the 15 needed costs five
+    ones more. The holdings can be made up by the stock exactly when this is at most 40."""
+    comps = pack.load_tables().components
+    fives = sum(v // 5 for v in holdings)
+    return sum(v % 5 for v in holdings) + 5 * max(0, fives - comps["supply_5"])
+
+
+def check_stock(ctx: Ctx, before: list[int], after: list[int], what: str, legal: str = "") -> None:
+    """Supply tokens are limited to the 40 ones and 15 fives supplied (L105-106, L459-461),
+    and they are not exchanged in the Reinforcements Zone or while being deployed (L696):
+    refuse ``what`` when the stock could not make up every holding after it, unless the
+    shortfall was already there before it (RULINGS: supply token stock)."""
+    ones = pack.load_tables().components["supply_1"]
+    need = ones_needed(after)
+    if need > ones and need > ones_needed(before):
+        raise refuse(R_STOCK, f"{what} would take more supply tokens than the game has "
+                     f"(40 of 1 and 15 of 5, L105-106, L459-461).", legal)
+
+
+def stock_amounts(s, power: str, most: int) -> list[int]:  # noqa: ANN001
+    """The amounts of supply, 1 to ``most``, that ``power`` could requisition now with the
+    stock the holdings leave (L105-106, L459-461): the tokens bought join its holding in
+    the Reinforcements Zone, where they are not exchanged (L696)."""
+    before = supply_holdings(s)
+    mine = s.reserves.get(power, {}).get("supply", 0)
+    rest = list(before)
+    if mine:
+        rest.remove(mine)
+    ones = pack.load_tables().components["supply_1"]
+    base = ones_needed(before)
+    return [n for n in range(1, most + 1) if ones_needed([*rest, mine + n]) <= max(ones, base)]
+
+
 def buy_supply(ctx: Ctx, order: Supply) -> None:
-    """At most 5 supply tokens a turn, 10 for the United States, at 1 RP each (L565)."""
+    """At most 5 supply tokens a turn, 10 for the United States, at 1 RP each (L565),
+    and no more than the stock of tokens left (L105-106, L459-461; :func:`check_stock`)."""
     s = ctx.state
     power = ctx.power
     limits = pack.load_tables().limits
@@ -142,6 +194,18 @@ def buy_supply(ctx: Ctx, order: Supply) -> None:
                      f"{s.bought['supply']} already this turn.")
     if order.amount > s.rp:
         raise refuse(R_REQ, f"That costs {order.amount} RP; {ctx.who(power)} has {s.rp} RP left.")
+    before = supply_holdings(s)
+    mine = s.reserves.get(power, {}).get("supply", 0)
+    after = list(before)
+    if mine:
+        after.remove(mine)
+    after.append(mine + order.amount)
+    ones = pack.load_tables().components["supply_1"]
+    if ones_needed(after) > ones and ones_needed(after) > ones_needed(before):
+        room = stock_amounts(s, power, min(cap - s.bought["supply"], s.rp))
+        raise refuse(R_STOCK, f"Only 40 one-supply and 15 five-supply tokens exist (L105-106, L459-461): "
+                     f"with those in play, {ctx.who(power)} can requisition "
+                     + (f"only these amounts of supply this turn: {listing(str(n) for n in room)}." if room else "no more supply until some is spent."))
     s.rp -= order.amount
     s.bought["supply"] += order.amount
     r = s.reserves.setdefault(power, {})

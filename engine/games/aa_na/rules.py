@@ -345,7 +345,13 @@ class AxisAndAlliesNorthAfrica:
                         not row.optional or optional.on(state, "tiger_tanks")):
                     out.append(Buy(units={row.id.split(".", 1)[1]: 1}))
             if state.rp >= 1:
-                out.append(Supply(amount=1))
+                # the smallest amount the per-turn cap (L565) and the stock (L105-106) allow
+                limits = pack.load_tables().limits
+                cap = limits["supply_per_turn_us" if state.power == "us" else "supply_per_turn"]
+                most = min(cap - state.bought.get("supply", 0), state.rp)
+                amounts = requisition.stock_amounts(state, state.power, most)
+                if amounts:
+                    out.append(Supply(amount=amounts[0]))
                 out += _mine_orders(ctx)
             if state.power == "uk":
                 out.append(Repair())
@@ -419,6 +425,8 @@ class AxisAndAlliesNorthAfrica:
                     word = "supply" if t == "supply" else t.split(".", 1)[1]
                     for to in deploy.places(ctx, t, None):
                         out.append(Deploy(units={word: 1}, to=to))
+                        if t == "supply" and n > 1:  # all at once: no change needed (L696)
+                            out.append(Deploy(units={word: n}, to=to))
             out += list(air.legal_escorts(ctx))
         if p.kind in VERBS and "done" in VERBS[p.kind]:
             out.append(Done())
