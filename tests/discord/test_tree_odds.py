@@ -93,3 +93,27 @@ async def test_odds_in_a_tac_channel_are_tacs(harness):
     assert "column 1-1, die +2" in answer.content
     assert answer.content.strip("`\n") == tac_odds(3, 2, modifier=2).text()
     assert "tac" in ODDS
+
+
+async def test_north_africa_odds_follow_the_losses_given(harness):
+    """``losses:`` gives North Africa's casualty order (L785), first lost first, as
+    ``umpire odds aa-na --order`` does; the other games' odds refuse it in a sentence."""
+    from bot.odds_games import na_odds
+
+    attacker, defender = "3 ger.infantry, 2 ger tank", "3 uk infantry, 1 uk tank"
+    [plain] = replies(
+        await harness.command(ALICE, "odds", attacker=attacker, defender=defender, game="aa-na")
+    )
+    [given] = replies(
+        await harness.command(
+            ALICE, "odds", attacker=attacker, defender=defender, game="aa-na", losses="tank"
+        )
+    )
+    assert given.content.strip("`\n") == na_odds(attacker, defender, order="tank").text()
+    assert given.content != plain.content  # losing tanks first changes the odds
+    [bad] = replies(
+        await harness.command(
+            ALICE, "odds", attacker="1 inf", defender="1 inf", game="tac", losses="tank"
+        )
+    )
+    assert bad.ephemeral and bad.content.startswith("losses: is for North Africa's odds")

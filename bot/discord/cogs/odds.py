@@ -37,6 +37,8 @@ class BattleQuestion:
     sea: bool = False
     rounds: int | None = None
     retreat: int | None = None
+    #: the order units are lost in, first lost first, as typed (North Africa only)
+    losses: str = ""
 
 
 def aa_revised(q: BattleQuestion) -> str:
@@ -46,6 +48,7 @@ def aa_revised(q: BattleQuestion) -> str:
     from engine.core.errors import IllegalOrder
     from engine.games.aa_revised.odds import battle_odds
 
+    _no_losses(q, "Revised's odds take the casualties cheapest first")
     attackers = parse_force(q.attacker, "attacker")
     defenders = parse_force(q.defender, "defender")
     if not any(attackers.values()):
@@ -71,7 +74,12 @@ def aa_na(q: BattleQuestion) -> str:
         raise UserError(
             "North Africa's odds are for land battles fought to the end: leave sea, rounds and retreat unset."
         )
-    return na_odds(q.attacker, q.defender).text()
+    return na_odds(q.attacker, q.defender, order=q.losses).text()
+
+
+def _no_losses(q: BattleQuestion, why: str) -> None:
+    if q.losses:
+        raise UserError(f"losses: is for North Africa's odds; {why}.")
 
 
 def tac(q: BattleQuestion) -> str:
@@ -80,6 +88,7 @@ def tac(q: BattleQuestion) -> str:
     defender ``4, ridge``), or :class:`UserError` with one sentence on bad input."""
     from bot.odds_games import tac_typed
 
+    _no_losses(q, "a TAC attack is one roll on the table")
     if q.sea or q.rounds is not None or q.retreat is not None:
         raise UserError(
             "The African Campaign's odds are one roll on the table: leave sea, rounds and retreat unset."
@@ -151,6 +160,7 @@ class OddsCog(commands.Cog):
         retreat="the attacker retreats when it has this many units or fewer",
         share="post the answer in the channel instead of only to you",
         game="which game's rules (default: the game of this channel)",
+        losses="North Africa: the order units are lost in, first lost first, e.g. tank, infantry",
     )
     @app_commands.autocomplete(game=complete_game)
     async def odds(
@@ -163,6 +173,7 @@ class OddsCog(commands.Cog):
         retreat: app_commands.Range[int, 0, 60] | None = None,
         share: bool = False,
         game: str | None = None,
+        losses: str | None = None,
     ) -> None:
         await defer(interaction, ephemeral=not share)
         try:
@@ -172,7 +183,7 @@ class OddsCog(commands.Cog):
             solve = ODDS.get(ruleset)
             if solve is None:
                 raise UserError(no_odds(ruleset))
-            question = BattleQuestion(attacker, defender, sea, rounds, retreat)
+            question = BattleQuestion(attacker, defender, sea, rounds, retreat, losses or "")
             text = await off_loop(solve, question)
         except (UserError, ServiceError) as exc:
             await answer_privately(interaction, str(exc))
