@@ -121,7 +121,7 @@ def play_random_game(
         run.failure = Failure(
             seed, run.actions, "replay mismatch", "the replayed log differs from the played one"
         )
-    elif (at := _first_reload_mismatch(game)) is not None:
+    elif (at := first_reload_mismatch(game)) is not None:
         run.failure = Failure(
             seed, at, "reload mismatch",
             "played on from its state saved and loaded again (as a service that had to "
@@ -130,7 +130,7 @@ def play_random_game(
     return run
 
 
-def _first_reload_mismatch(game: Game) -> int | None:
+def first_reload_mismatch(game: Game) -> int | None:
     """Play ``game``'s actions again, saving the state and loading it back before each one
     the way the database does it (JSON with sorted keys): the number of the first action
     whose events then differ, or None. A state whose reading order (a dict's) shows in

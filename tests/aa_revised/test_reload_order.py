@@ -33,10 +33,9 @@ def test_unit_counts_read_in_the_unit_tables_order_whatever_their_order():
 
 
 def test_a_game_loaded_again_before_every_order_gives_the_same_events():
-    from engine.fuzz import _first_reload_mismatch
-    from engine.fuzz import play_random_game
+    from engine.fuzz import first_reload_mismatch, play_random_game
 
     run = play_random_game("aa-revised", seed=100025, max_actions=400)
     # the game need not end within the limit: what was played must replay the same
     assert run.game.actions
-    assert _first_reload_mismatch(run.game) is None
+    assert first_reload_mismatch(run.game) is None
