@@ -49,6 +49,16 @@ def test_t10_three_hits_turn_every_attacker_back_and_the_attack_is_off():
     assert s.land_mines == [{"territory": "mersa_matruh", "facing": "tobruk", "tokens": [1]}]
 
 
+def test_mines_that_all_miss_end_the_border_and_the_owner_is_not_asked_again():
+    """L966: every icon on a border is decided before any goes off; after the dice, with
+    no hit, nothing is left to decide there (it was asked again, with the spent icons)."""
+    s = t10()
+    dice = ScriptedDice([7, 8, 9])
+    s, ev = play(s, "allies", "detonate 1", dice)
+    assert dice.remaining == [] and s.mine_queue == [] and R.prompt(s).kind == "combat"
+    assert s.land_mines[0]["tokens"] == [1] and len(s.attacks[0]["units"]) == 3
+
+
 def test_mines_need_not_go_off():
     s = t10()
     s, _ = play(s, "allies", "detonate 0")

@@ -126,3 +126,22 @@ def test_splitting_is_free_while_ones_are_left():
     s = _deploying(5, {"tripoli": 10})
     s, _ = play(s, "axis", "deploy 2 supply tripoli_csz")
     assert s.convoy_supply["tripoli_csz"] == {"ger": 2} and s.reserves["ger"]["supply"] == 3
+
+
+def test_a_truck_load_that_needs_change_the_stock_has_not_is_refused():
+    """Tokens are exchanged in a territory (L696) only for tokens left in the box (L105-106,
+    L459-461): with every 1-token out (ten holdings of 4), 3 of the 5 in Tripoli would
+    need change, so a truck may load all 5 or none, not 3."""
+    from engine.games.aa_na.pack import load_board
+
+    spare = [t for t, sp in sorted(load_board().spaces.items())
+             if sp.kind == "territory" and t not in ("tripoli", "misurata", "cairo", "sfax")][:10]
+    supply = {t: 4 for t in spare} | {"tripoli": 5}
+    s = position("ger", "noncombat", [("ger", "ger.truck", "tripoli", 1), ("uk", "uk.infantry", "cairo", 1),
+                                      ("ger", "ger.infantry", "sfax", 1)], supply=supply,
+                 control={"tripoli": "ita", "benghazi": "ger", "tobruk": "uk", "cairo": "uk"}, round_=8)
+    assert ones_needed(list(supply.values())) == 40
+    e = refused(s, "axis", "move 1 truck tripoli misurata carry 3 supply")
+    assert "Loading 3 of the 5 supply in Tripoli would take more" in e.reason and "without change" in e.legal
+    s, _ = play(s, "axis", "move 1 truck tripoli misurata carry 5 supply")
+    assert s.supply.get("tripoli", 0) == 0 and s.supply["misurata"] == 5

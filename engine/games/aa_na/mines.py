@@ -103,7 +103,7 @@ def detonate(ctx: Ctx, order: Detonate) -> None:
             f"{ctx.name(item['target'])} facing {ctx.name(item['source'])}: {' '.join(map(str, rolls))}: "
             f"{hits} hit(s).")
     crossing = _crossing(ctx, item)
-    if hits >= len(crossing) or len({u.type for u in crossing}) == 1:
+    if not hits or hits >= len(crossing) or len({u.type for u in crossing}) == 1:  # no choice to make
         queue(ctx).pop(0)
         _turn_back(ctx, item, crossing[:hits])
     else:

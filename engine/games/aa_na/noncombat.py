@@ -12,6 +12,7 @@ from engine.games.aa_na import air, sea_mines
 from engine.games.aa_na.combat_move import _check_space, capture_trucks, is_scout, pick
 from engine.games.aa_na.context import Ctx, chart, has, listing, refuse
 from engine.games.aa_na.orders import Move
+from engine.games.aa_na.requisition import check_stock, supply_holdings
 from engine.games.aa_na.state import SIDE, Unit
 
 R_NCM = "North Africa: Phase 5, Land Unit Movement (L885-889)"
@@ -94,6 +95,7 @@ def land_move(ctx: Ctx, order: Move) -> None:
                      f"{ctx.name(end)} takes at most {ctx.limit(end)} combat land and air units of a side; "
                      f"{ctx.stacked(end, ctx.side)} are there.")
     supply = sum(loads.values())
+    _check_load_stock(ctx, loads, end)
     for t, n in loads.items():
         s.supply[t] -= n
         if not s.supply[t]:
@@ -151,6 +153,30 @@ def _load(ctx: Ctx, movers: list[Unit], path: list[str], cargo: dict[str, int]) 
                          f"free to be carried, not {n} (L1211).")
         units += fit[:n]
     return units, supply
+
+
+def _check_load_stock(ctx: Ctx, loads: dict[str, int], end: str) -> None:
+    """Tokens may be exchanged in a territory (L696), but only for tokens the stock still
+    has (L105-106, L459-461): a load that splits a holding needs 1-tokens as change, and
+    is refused when none are left to make it (RULINGS: supply token stock). Loading all
+    of a territory's supply, or none, never needs change."""
+    if not loads:
+        return
+    s = ctx.state
+    before = supply_holdings(s)
+    after = list(before)
+    new = dict(s.supply)
+    for t, n in loads.items():
+        new[t] -= n
+    new[end] = new.get(end, 0) + sum(loads.values())
+    for t in {*loads, end}:
+        if s.supply.get(t, 0):
+            after.remove(s.supply[t])
+        if new[t]:
+            after.append(new[t])
+    split = listing(f"{n} of the {s.supply[t]} supply in {ctx.name(t)}" for t, n in loads.items() if n < s.supply[t])
+    check_stock(ctx, before, after, f"Loading {split or f'{sum(loads.values())} supply'}",
+                "Load all of a territory's supply, or an amount its tokens make without change (L696).")
 
 
 def _vichy_takeover(ctx: Ctx, end: str, units: list[Unit]) -> None:

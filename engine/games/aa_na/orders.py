@@ -40,6 +40,18 @@ cargo KIND                       the kind of convoy cargo a transport hit destro
 escape [ITEMS]                   up to 2 cargo items that escape a sea battle (step 4)
 detonate N                       set off N mine icons on the border the prompt names
 turnback UNITS                   the attacking units the mine hits turn back
+standing TOPIC VALUE ...         how the engine answers one of this player's decisions in
+                                 another power's turn without asking, at any time, from any
+                                 seat; VALUE 'ask' returns to prompting (``standing``):
+  defend fight|withdraw|stay     step 1 of a land combat (L757-767)
+  casualties KIND ...|auto       casualties, listed kinds first (L785, L809)
+  retreat SPACE ...|auto         where retreating defenders go (L821)
+  submerge always|never          defending submarines (L1293)
+  cargo KIND ...|auto            a hit transport's first item lost (L791)
+  escape KIND ...|auto           the items that escape a convoy battle (L823)
+  mines all|none|N               land mine icons set off per border (L966)
+  seamines all|none|N            sea mine tokens set off per zone (L990)
+  sink KIND ...|auto             the kind a sea mine's transport hit takes second (L994)
 done                             end this phase
 """
 
@@ -333,6 +345,17 @@ class Target(Order):
         return " ".join(["target", *units_text(self.units, self.ids)])
 
 
+class Standing(Order):
+    verb: Literal["standing"] = "standing"
+    #: the decision answered (``standing.TOPICS``)
+    topic: str
+    #: ``["ask"]``, ``["auto"]``, one choice, a count, or kinds or spaces in order of preference
+    values: list[str]
+
+    def text(self) -> str:
+        return " ".join(["standing", self.topic, *self.values])
+
+
 class Done(Order):
     verb: Literal["done"] = "done"
 
@@ -342,7 +365,8 @@ class Done(Order):
 
 ORDERS: dict[str, type[Order]] = {
     c.model_fields["verb"].default: c for c in (Buy, Supply, LandMine, SeaMine, Repair, Move, Blitz, Declare, Resolve, Fight, Withdraw,
-        Casualties, RetreatTo, Press, Reinforce, Cease, Advance, Deploy, Detonate, TurnBack, Submerge, Cargo, Escape, Target, Done)
+        Casualties, RetreatTo, Press, Reinforce, Cease, Advance, Deploy, Detonate, TurnBack, Submerge, Cargo, Escape, Target,
+        Standing, Done)
 }
 
 
@@ -481,6 +505,8 @@ def parse_order(text: str) -> Order:
         if left:
             raise _bad(f"Unexpected {excerpt(left[0])!r} after the retreating units.")
         return RetreatTo(to=rest[0], units=units, ids=ids)
+    if verb == "standing":
+        return _standing(rest)
     if verb == "deploy":
         units, ids, left = _units(rest)
         if ids or not units or len(left) not in (1, 3) or (len(left) == 3 and left[0].lower() != "from"):
@@ -497,6 +523,55 @@ def parse_order(text: str) -> Order:
             raise _bad(f"Unexpected {excerpt(left[0])!r}: after the units comes 'pay SPACE ...'.")
         pay = left[1:]
     return Declare(source=source, target=target, units=units, ids=ids, pay=pay)
+
+
+#: the decisions a standing order answers, with the values each takes and its rule
+#: (RULINGS: standing orders)
+STANDING_TOPICS = {
+    "defend": ("fight, withdraw, stay or ask", "Combat Step 1, L757-767"),
+    "casualties": ("kinds of unit, auto or ask", "casualties, L785, L809"),
+    "retreat": ("territories, auto or ask", "Combat Step 4, L821"),
+    "submerge": ("always, never or ask", "Submersible, L1293"),
+    "cargo": ("kinds of cargo, auto or ask", "transports hit, L791"),
+    "escape": ("kinds of cargo, auto or ask", "convoy escape, L823"),
+    "mines": ("all, none, a count or ask", "land mines, L966"),
+    "seamines": ("all, none, a count or ask", "sea mines, L990"),
+    "sink": ("kinds of cargo, auto or ask", "sea mines and transports, L994"),
+}
+STANDING_CHOICES = {"defend": ("fight", "withdraw", "stay"), "submerge": ("always", "never")}
+
+
+def _standing(rest: list[str]) -> Standing:
+    """``standing TOPIC VALUE ...``: the values are checked here as far as words go; the
+    territories a retreat names are checked against the board when it is applied."""
+    if not rest or rest[0].lower() not in STANDING_TOPICS:
+        raise _bad("Write 'standing TOPIC VALUE ...', the topic one of "
+                   f"{', '.join(STANDING_TOPICS)} (RULINGS: standing orders).")
+    topic, vals = rest[0].lower(), [w.lower() for w in rest[1:]]
+    takes, rule = STANDING_TOPICS[topic]
+    wrong = _bad(f"'standing {topic}' takes {takes} ({rule}; RULINGS: standing orders).")
+    if vals == ["ask"]:
+        return Standing(topic=topic, values=vals)
+    if topic in STANDING_CHOICES:
+        if len(vals) != 1 or vals[0] not in STANDING_CHOICES[topic]:
+            raise wrong
+        return Standing(topic=topic, values=vals)
+    if topic in ("mines", "seamines"):
+        if len(vals) != 1 or not (vals[0] in ("all", "none") or is_count(vals[0])):
+            raise wrong
+        return Standing(topic=topic, values=[vals[0] if not is_count(vals[0]) else str(read_count(vals[0], _bad))])
+    if not vals or (len(vals) > 1 and ("ask" in vals or "auto" in vals)):
+        raise wrong
+    if vals == ["auto"] or topic == "retreat":
+        return Standing(topic=topic, values=vals)
+    kinds = []
+    for v in vals:
+        k = unit_word(v)
+        if k is None or (k == "supply" and topic == "casualties"):
+            raise _bad(f"{excerpt(v)!r} is not a kind of unit{' or cargo' if topic != 'casualties' else ''} "
+                       f"'standing {topic}' can name ({rule}; RULINGS: standing orders).")
+        kinds.append(k.split(".", 1)[-1])
+    return Standing(topic=topic, values=kinds)
 
 
 def load_order(data: dict[str, Any]) -> Order:

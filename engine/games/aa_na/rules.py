@@ -5,7 +5,8 @@ Each phase lives in its own module: ``convoys`` (Phase 1), ``requisition`` (2),
 ``combat_move``, ``air``, ``sea_move`` and ``mines`` (3), ``conclude``, ``land_combat``,
 ``land_conclude``, ``air`` and ``sea_combat`` (4), ``noncombat`` (5), ``deploy`` (6), with
 ``events`` for the round track, ``victory`` for the end of the game and ``optional`` for
-the optional rules (L1365-1441); ``dispatch`` hands each order to its rule. RULINGS.md,
+the optional rules (L1365-1441) and ``standing`` for the standing orders that answer a
+power's decisions in another power's turn; ``dispatch`` hands each order to its rule. RULINGS.md,
 "Section by section", maps the rulebook onto them. Not registered in
 engine/core/registry.py yet.
 
@@ -18,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.errors import IllegalOrder
-from engine.core.events import Event
+from engine.core.events import ORDER, Event, private
 from engine.core.orders import Order
 from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
 from engine.games.aa_na import (
@@ -38,6 +39,7 @@ from engine.games.aa_na import (
     sea_combat,
     sea_mines,
     sea_move,
+    standing,
     victory,
 )
 from engine.games.aa_na.context import Ctx, chart, listing
@@ -45,6 +47,8 @@ from engine.games.aa_na.dispatch import R_SEQ
 from engine.games.aa_na.dispatch import dispatch as _dispatch
 from engine.games.aa_na.mapview import map_view
 from engine.games.aa_na.orders import (
+    STANDING_CHOICES,
+    STANDING_TOPICS,
     Advance,
     Buy,
     Cargo,
@@ -62,6 +66,7 @@ from engine.games.aa_na.orders import (
     Resolve,
     RetreatTo,
     SeaMine,
+    Standing,
     Submerge,
     Supply,
     Target,
@@ -73,6 +78,26 @@ from engine.games.aa_na.setup import new_game, skipped
 from engine.games.aa_na.state import PHASE_NAME, PHASES, POWER_NAME, TURN_ORDER, State
 
 R_END = "North Africa: How the Campaign Is Won (L240-259)"
+R_STANDING = "North Africa: standing orders (RULINGS: standing orders)"
+
+#: what a defender's decision falls back on when a deadline passes with no standing
+#: order: the engine's own answer, listed first (RULINGS: standing orders)
+DEFAULT_ANSWER: dict[str, Any] = {
+    "defend": "fight", "casualties": ["auto"], "retreat": ["auto"], "submerge": "never", "cargo": ["auto"],
+    "escape": ["auto"], "mines": "all", "seamines": "all", "sink": ["auto"],
+}
+#: the standing orders random play and the menus offer, per topic
+STANDING_OFFERS: dict[str, list[list[str]]] = {
+    "defend": [["fight"], ["withdraw"], ["stay"]],
+    "casualties": [["auto"], ["infantry", "artillery"], ["tank", "fighter"]],
+    "retreat": [["auto"]],
+    "submerge": [["always"], ["never"]],
+    "cargo": [["auto"], ["supply"]],
+    "escape": [["auto"], ["supply"]],
+    "mines": [["all"], ["none"], ["1"]],
+    "seamines": [["all"], ["none"]],
+    "sink": [["auto"], ["tank"]],
+}
 
 #: The Combatants (L277-301): role -> powers it runs, by number of players
 SEATINGS: dict[int, dict[str, tuple[str, ...]]] = {
@@ -187,6 +212,15 @@ class AxisAndAlliesNorthAfrica:
         return Result(winner=state.winner, level="victory" if state.winner else "draw", text=state.result_text)
 
     def prompt(self, state: State) -> Prompt:
+        p = self._prompt(state)
+        found = standing.decision(state)
+        if found is not None and p.role is not None:
+            takes = STANDING_TOPICS[found[2]][0]
+            p = p.model_copy(update={"text": p.text + f" A standing order answers this without asking: "
+                                     f"'standing {found[2]} ...' ({takes})."})
+        return p
+
+    def _prompt(self, state: State) -> Prompt:
         s = state
         base = {"turn": s.round, "phase": s.phase}
         if s.over:
@@ -393,6 +427,15 @@ class AxisAndAlliesNorthAfrica:
         elif p.kind == "combat":
             for t in sorted({a["target"] for a in state.attacks}):
                 out += [Resolve(target=t), Resolve(target=t, raid=True), Resolve(target=t, bomb=True)]
+                # with no actual combat, more land attackers than the stacking limit takes
+                # name the ones that move in (L853): the first that fit
+                ids = {i for a in state.attacks if a["target"] == t for i in a["units"]}
+                movers = [u for u in state.units if u.id in ids and not combat_move.is_scout(u)
+                          and not air.is_air(u)]
+                if ctx.board.spaces[t].kind == "territory":
+                    room = ctx.limit(t) - ctx.stacked(t, ctx.side)
+                    if 0 < room < len(movers):
+                        out.append(Resolve(target=t, ids=[u.id for u in movers[:room]]))
                 sources = sorted({a["source"] for a in state.attacks if a["target"] == t})
                 if len(sources) > 1:
                     out += [Resolve(target=t, main=src) for src in sources]
@@ -439,15 +482,85 @@ class AxisAndAlliesNorthAfrica:
             except _Rolled:  # it passed every check and went on to roll dice
                 pass
             good.append(o)
-        return good
+        found = standing.decision(state)
+        if found is not None:  # the engine's own answer first: a passed deadline's default
+            own = standing.as_typed(ctx, standing.choose(ctx, p.kind, found[2], DEFAULT_ANSWER[found[2]]))
+            try:
+                if own is not None:
+                    _dispatch(Ctx(state.clone(), _NoDice()), p.kind, own)
+                    good = [own] + [o for o in good if o != own]
+            except IllegalOrder:
+                pass
+            except _Rolled:
+                good = [own] + [o for o in good if o != own]
+        # standing orders are listed in Phase 2, a calm moment of the player's own turn
+        # (random play sets them there), never at a decision, whose menu stays short
+        return good + (self._standing_offers(state, p.role, list(STANDING_TOPICS)) if p.kind == "requisition" else [])
+
+    def _standing_offers(self, state: State, role: str, topics: list[str]) -> list[Order]:
+        """Standing orders to list for ``topics``: never the value already set, and 'ask'
+        when one is set."""
+        powers = SEATINGS[state.players][role]
+        out: list[Order] = []
+        for topic in topics:
+            now = state.standing.get(powers[0], {}).get(topic)
+            now = now if isinstance(now, list) or now is None else [now]
+            out += [Standing(topic=topic, values=v) for v in STANDING_OFFERS[topic] if v != now]
+            if now is not None:
+                out.append(Standing(topic=topic, values=["ask"]))
+        return out
 
     def apply(self, state: State, role: str, order: Order, dice: Dice) -> tuple[State, list[Event]]:
+        if isinstance(order, Standing):
+            return self._standing(state, role, order, dice)
         p = self.prompt(state)
         check_turn(p, role, order.verb, sequence_rule=R_SEQ, end_rule=R_END,
                    step=PHASE_NAME.get(state.phase, state.phase))
         ctx = Ctx(state.clone(), dice)
         before = victory.presence(ctx)
         _dispatch(ctx, p.kind, order)
+        settle(ctx)
+        victory.check_elimination(ctx, before)
+        return ctx.state, ctx.events
+
+    def _standing(self, state: State, role: str, order: Standing, dice: Dice) -> tuple[State, list[Event]]:
+        """A standing order (ARCHITECTURE: Asynchronous play; RULINGS: standing orders),
+        taken at any time, in any phase, from any seated role, for every power the role
+        runs. It is logged to that role only, and answers at once a decision of the role
+        that is waiting."""
+        powers = SEATINGS[state.players].get(role)
+        if not powers:
+            raise IllegalOrder(R_STANDING, f"{role!r} is not a player of this game.")
+        if state.over:
+            raise IllegalOrder(R_END, "The game is over: no standing order is needed.")
+        order = parse_order(order.text())  # a stored order is checked as if typed
+        assert isinstance(order, Standing)
+        ctx = Ctx(state.clone(), dice)
+        value: Any = None
+        if order.values == ["ask"]:
+            value = None
+        elif order.topic == "retreat" and order.values != ["auto"]:
+            value = []
+            for word in order.values:
+                t = ctx.find(word, "North Africa: Combat Step 4, Resolve Retreats (L821)")
+                if ctx.board.spaces[t].kind != "territory":
+                    raise IllegalOrder("North Africa: Combat Step 4, Resolve Retreats (L821)",
+                                       f"{ctx.name(t)} is not a territory: defenders retreat only into territories.")
+                value.append(t)
+        elif order.topic in STANDING_CHOICES or order.topic in ("mines", "seamines"):
+            value = order.values[0]
+        else:
+            value = list(order.values)
+        for p in powers:
+            mine = ctx.state.standing.setdefault(p, {})
+            if value is None:
+                mine.pop(order.topic, None)
+            else:
+                mine[order.topic] = value
+        ctx.events.append(private(ORDER, order.text(), (role,)))  # the other side reads nothing
+        ctx.events.append(private("standing", f"The {role} player's standing order: {order.text()}"
+                                  + ("; the engine will ask." if value is None else "."), (role,)))
+        before = victory.presence(ctx)
         settle(ctx)
         victory.check_elimination(ctx, before)
         return ctx.state, ctx.events
@@ -459,6 +572,9 @@ class AxisAndAlliesNorthAfrica:
         information). Only the table's options are left out."""
         d = state.to_dict()
         d.pop("options", None)
+        mine = SEATINGS[state.players].get(role or "", ())
+        # each role sees only its own standing orders (RULINGS: standing orders)
+        d["standing"] = {p: v for p, v in state.standing.items() if p in mine}
         d["game"] = "aa-na"
         # what renderer.views draws (AreaMapView): the public map, since everyone sees it all
         d["map"] = map_view(state, None)
@@ -540,8 +656,18 @@ def _end_turn(ctx: Ctx) -> None:
 
 
 def settle(ctx: Ctx) -> None:
-    """Run the steps that need no decision: Phase 1 advances the convoys on its own, and
-    Phase 2 opens by working out the RP (L563-565)."""
+    """Run the steps that need no decision, and answer each decision of a non-phasing
+    power that its standing order settles (``standing``), until a player must decide."""
+    for _ in range(10000):
+        _settle_once(ctx)
+        if not standing.answer(ctx, RULESET.role_of):
+            return
+    raise AssertionError("standing orders did not come to rest")  # pragma: no cover
+
+
+def _settle_once(ctx: Ctx) -> None:
+    """Phase 1 advances the convoys on its own, and Phase 2 opens by working out the RP
+    (L563-565); a battle takes every answer that is the only one."""
     s = ctx.state
     if s.over:
         return

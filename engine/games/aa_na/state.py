@@ -118,6 +118,10 @@ class State:
     sea_mine_queue: list[dict[str, Any]] = field(default_factory=list)
     #: the land combat being fought (``land_combat``), or None
     battle: dict[str, Any] | None = None
+    #: power -> topic -> value: how the engine answers that power's decisions in another
+    #: power's turn without asking (``standing``; RULINGS: standing orders). Each role
+    #: sees only its own powers' (``rules.view``).
+    standing: dict[str, dict[str, Any]] = field(default_factory=dict)
     next_id: int = 1
     over: bool = False
     winner: str | None = None
@@ -146,6 +150,7 @@ class State:
         c.battle = copy.deepcopy(self.battle)
         c.mine_queue = copy.deepcopy(self.mine_queue)
         c.sea_mine_queue = copy.deepcopy(self.sea_mine_queue)
+        c.standing = copy.deepcopy(self.standing)
         return c
 
     def to_dict(self) -> dict[str, Any]:
