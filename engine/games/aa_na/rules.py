@@ -6,9 +6,8 @@ Each phase lives in its own module: ``convoys`` (Phase 1), ``requisition`` (2),
 ``land_conclude``, ``air`` and ``sea_combat`` (4), ``noncombat`` (5), ``deploy`` (6), with
 ``events`` for the round track, ``victory`` for the end of the game and ``optional`` for
 the optional rules (L1365-1441) and ``standing`` for the standing orders that answer a
-power's decisions in another power's turn; ``dispatch`` hands each order to its rule. RULINGS.md,
-"Section by section", maps the rulebook onto them. Not registered in
-engine/core/registry.py yet.
+power's decisions in another power's turn; ``dispatch`` hands each order to its rule.
+RULINGS.md, "Section by section", maps the rulebook onto them.
 
 Roles are players; the number of players (2 to 4, option ``players``) decides who runs
 which powers (The Combatants, L277-301).
