@@ -18,12 +18,13 @@ every battle and then the worst case found. Every run rebuilds the battle's own 
 and caches; only small module-level tables (binomials, the unit table) stay warm.
 
 Target (issue 9): under 500 ms for any battle of up to 60 units a side; the search is
-there to find the battles that miss it. A sea battle's long round limit (20 or more)
-that the battle almost surely never reaches is left out, proved by a weighted second
-run of the unlimited solver; the two 50- and 39-round sea battles go that way, the
-3-round one is stepped through. ``--sweep N`` times instead every round limit from 1
-to N of the two worst sea battles (60 against 60 with destroyers, 46 against 48), each
-in a fresh process, and prints them all and the slowest.
+there to find the battles that miss it. A sea battle with a round limit is stepped a
+cycle at a time, hits landing one at a time as in the unlimited solver, and the
+stepping stops once what still fights can change no result by more than 1e-15, so a
+long limit costs what the cycles the battle really lasts cost. ``--sweep N`` times
+instead every round limit from 1 to N of the two worst sea battles (60 against 60
+with destroyers, 46 against 48), each in a fresh process, and prints them all and the
+slowest.
 """
 
 from __future__ import annotations

@@ -2,15 +2,15 @@
 
 Three things changed for speed: the attacker's and defender's dice on land are worked
 out for every state at once (:meth:`odds._Side.fire_table`), the land solver finds
-the states down every casualty chain at once, and a round-limited sea battle keeps a
-pair's cycle only while the pair still has mass (:meth:`odds._Battle._step_sea`). Each
-result is held to the plain cycle-by-cycle reference of ``test_odds_reference`` to
-1e-12, on land and at sea, with and without a round limit, and the sea stepping gives
-the same result whatever it keeps or how it batches. A sea battle whose round limit
-it almost surely never reaches is solved as if it had none
-(:meth:`odds._Battle._solve_sea_if_out_of_reach`): held to the plain reference too, with long
-limits and short, and the weighted run behind that proof to the chance of each length
-of battle.
+the states down every casualty chain at once, and a round-limited sea battle is
+stepped a cycle at a time the way the unlimited solver cuts a cycle, hits landing one
+at a time (:meth:`odds._Battle._step_sea_by_hits`), until the limit or until what
+still fights can no longer matter. Each result is held to the plain cycle-by-cycle
+reference of ``test_odds_reference`` to 1e-12, on land and at sea, with and without a
+round limit (every limit from 1 to 30 of small sea battles, long limits that the
+stepping stops short of); the variant whose sea cycles are stepped whole
+(:meth:`odds._Battle._step_sea`) gives the same result whatever it keeps or how it
+batches.
 """
 
 from __future__ import annotations
@@ -22,8 +22,15 @@ import pytest
 
 from engine.core.errors import IllegalOrder
 from engine.games.aa_revised import odds
-from engine.games.aa_revised.battle import ATTACKER, CHEAPEST_FIRST, DEFENDER, unit_stats
-from tests.aa_revised.test_odds_reference import assert_same, both, reference_solve
+from engine.games.aa_revised.battle import (
+    ATTACKER,
+    CHEAPEST_FIRST,
+    DEFENDER,
+    CasualtyOrder,
+    Rules,
+    unit_stats,
+)
+from tests.aa_revised.test_odds_reference import assert_same, both
 
 LAND = ("infantry", "artillery", "tank", "fighter", "bomber")
 SEA = ("battleship", "destroyer", "submarine", "carrier", "fighter", "bomber", "transport")
@@ -112,8 +119,9 @@ def test_a_round_limited_sea_battle_does_not_depend_on_what_the_stepping_keeps(
     """Cycles worked out again instead of kept, and batches of one pair or many, give
     the plain distribution all the same."""
     attackers = {"battleship": 2, "destroyer": 1, "submarine": 3, "fighter": 2, "bomber": 1}
-    defenders = {"battleship": 1, "destroyer": 2, "submarine": 2, "carrier": 1, "fighter": 2}
-    options = {"sea": True, "rounds": 5}
+    defenders = {"battleship": 1, "destroyer": 2, "carrier": 1, "transport": 2}
+    # aircraft that need a destroyer to hit submarines: the cycles are stepped whole
+    options = {"sea": True, "rounds": 4, "rules": Rules(air_needs_destroyer=True)}
     _, plain = both(monkeypatch, attackers, defenders, options)
     monkeypatch.setattr(odds, "_KEEP_CELLS", keep_cells)
     monkeypatch.setattr(odds, "_BATCH", batch)
@@ -160,161 +168,196 @@ def test_the_hits_of_n_dice_are_the_binomial_distribution(n, value):
     assert abs(sum(got) - 1) < 1e-12
 
 
-# small sea battles and round limits: (attackers, defenders, rounds, limit left out)
+MIXED_ATTACK = {"battleship": 1, "destroyer": 1, "submarine": 2, "fighter": 1}
+MIXED_DEFENCE = {"battleship": 1, "destroyer": 1, "submarine": 1, "carrier": 1, "transport": 1}
+
+# small sea battles and round limits, short and long: (attackers, defenders, rounds)
 SEA_LIMITS = [
-    ({"battleship": 1}, {"battleship": 1}, 39, True),
-    ({"battleship": 1}, {"battleship": 1}, 20, False),  # 1/9 of cycles change nothing
-    ({"battleship": 1}, {"battleship": 1}, 3, False),  # below the long limits
-    (
-        {"battleship": 1, "destroyer": 1, "submarine": 2, "fighter": 1},
-        {"battleship": 1, "destroyer": 1, "submarine": 1, "carrier": 1, "transport": 1},
-        30,
-        True,
-    ),
-    (
-        {"battleship": 1, "destroyer": 1, "submarine": 2, "fighter": 1},
-        {"battleship": 1, "destroyer": 1, "submarine": 1, "carrier": 1, "transport": 1},
-        20,
-        False,  # long, but too short for a proof
-    ),
-    (
-        {"battleship": 1, "destroyer": 1, "submarine": 2, "fighter": 1},
-        {"battleship": 1, "destroyer": 1, "submarine": 1, "carrier": 1, "transport": 1},
-        5,
-        False,
-    ),
+    ({"battleship": 1}, {"battleship": 1}, 39),
+    ({"battleship": 1}, {"battleship": 1}, 20),  # 1/9 of cycles change nothing
+    ({"battleship": 1}, {"battleship": 1}, 3),
+    (MIXED_ATTACK, MIXED_DEFENCE, 30),
+    (MIXED_ATTACK, MIXED_DEFENCE, 20),
+    (MIXED_ATTACK, MIXED_DEFENCE, 5),
     (
         {"submarine": 3, "bomber": 1, "battleship": 1},
         {"destroyer": 1, "submarine": 2, "transport": 1, "fighter": 1},
         50,
-        True,
     ),
     # a submarine cannot hit a fighter: half the cycles change nothing, the limit counts
-    ({"fighter": 1}, {"submarine": 1}, 20, False),
-    ({"fighter": 2}, {"submarine": 1, "transport": 1}, 50, False),
+    ({"fighter": 1}, {"submarine": 1}, 20),
+    ({"fighter": 2}, {"submarine": 1, "transport": 1}, 50),
 ]
 
 
-def limit_checks(monkeypatch) -> list[bool]:
-    """Whether :meth:`odds._Battle._solve_sea_if_out_of_reach` left the limit out, call
-    by call."""
-    seen: list[bool] = []
-    solve = odds._Battle._solve_sea_if_out_of_reach
+def steppers(monkeypatch) -> list[str]:
+    """Which stepping each round-limited sea battle took, call by call: ``"hits"``
+    (:meth:`odds._Battle._step_sea_by_hits`) or ``"cycles"`` (:meth:`odds._Battle._step_sea`)."""
+    seen: list[str] = []
+    by_hits, by_cycles = odds._Battle._step_sea_by_hits, odds._Battle._step_sea
 
-    def spy(self, live, rounds):
-        got = solve(self, live, rounds)
-        seen.append(got is not None)
-        return got
+    def hits(self, grid, rounds):
+        seen.append("hits")
+        return by_hits(self, grid, rounds)
 
-    monkeypatch.setattr(odds._Battle, "_solve_sea_if_out_of_reach", spy)
+    def cycles(self, grid, rounds):
+        seen.append("cycles")
+        return by_cycles(self, grid, rounds)
+
+    monkeypatch.setattr(odds._Battle, "_step_sea_by_hits", hits)
+    monkeypatch.setattr(odds._Battle, "_step_sea", cycles)
     return seen
 
 
-@pytest.mark.parametrize(("attackers", "defenders", "rounds", "left_out"), SEA_LIMITS)
+@pytest.mark.parametrize(("attackers", "defenders", "rounds"), SEA_LIMITS)
 def test_a_sea_battle_with_a_round_limit_gives_the_plain_distribution_long_or_short(
-    monkeypatch, attackers, defenders, rounds, left_out
+    monkeypatch, attackers, defenders, rounds
 ):
-    seen = limit_checks(monkeypatch)
+    seen = steppers(monkeypatch)
     fast, plain = both(monkeypatch, attackers, defenders, {"sea": True, "rounds": rounds})
-    assert seen[0] is left_out  # the first call is the fast one's
+    assert seen == ["hits"]  # the reference steps on its own
     assert_same(fast, plain, tolerance=1e-12)
     assert abs(fast.attacker_win + fast.defender_win + fast.draw - 1) < 1e-12
     if attackers == {"fighter": 1}:
         assert fast.attacker_retreat == pytest.approx(0.5**rounds, rel=1e-12)  # misses all
 
 
-def test_the_long_limit_of_the_bench_battle_is_out_of_reach(monkeypatch):
-    """The bench's worst sea battle with 39 rounds at most: solved with no limit, and the
-    same as when it is stepped round by round (within what each lets go)."""
+def cycles_stepped(monkeypatch) -> list[int]:
+    """One entry per cycle the sea stepping takes (each starts by letting go of pairs)."""
+    stepped: list[int] = []
+    real = odds._let_go
+
+    def counted(*args, **kwargs):
+        if kwargs.get("pairs"):
+            stepped.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(odds, "_let_go", counted)
+    return stepped
+
+
+def test_a_long_limit_of_the_bench_battle_stops_once_nothing_is_left_to_change(monkeypatch):
+    """The bench's 46 against 48 sea battle with 39 rounds at most: the stepping stops
+    once what still fights can change no result by more than 1e-15, well before the
+    limit, and gives the battle fought to the end (which outlasts 39 cycles with a
+    chance far below 1e-12)."""
     attackers = {"battleship": 5, "destroyer": 2, "submarine": 15, "carrier": 1}
     attackers |= {"fighter": 14, "bomber": 7, "transport": 4}
     defenders = {"battleship": 12, "destroyer": 1, "submarine": 12, "carrier": 3}
     defenders |= {"fighter": 8, "bomber": 11, "transport": 1}
-    seen = limit_checks(monkeypatch)
-    fast = odds.battle_odds(attackers, defenders, sea=True, rounds=39)
-    assert seen == [True]
-    monkeypatch.setattr(odds._Battle, "_solve_sea_if_out_of_reach", lambda *args: None)
-    stepped = odds.battle_odds(attackers, defenders, sea=True, rounds=39)
-    assert_same(fast, stepped, tolerance=1e-12)
+    stepped = cycles_stepped(monkeypatch)
+    limited = odds.battle_odds(attackers, defenders, sea=True, rounds=39)
+    assert 5 < len(stepped) < 38
+    unlimited = odds.battle_odds(attackers, defenders, sea=True)
+    assert_same(limited, unlimited, tolerance=1e-12)
+    assert limited.attacker_retreat < 1e-15
 
 
-def battle_of(attackers: dict, defenders: dict, **options) -> odds._Battle:
-    """The :class:`odds._Battle` that :func:`odds.battle_odds` sets up for a battle."""
-    made: list[odds._Battle] = []
-    solve = odds._Battle.solve
-
-    def keep(self, rounds):
-        made.append(self)
-        return solve(self, rounds)
-
-    original, odds._Battle.solve = odds._Battle.solve, keep
-    try:
-        odds.battle_odds(attackers, defenders, **options)
-    finally:
-        odds._Battle.solve = original
-    return made[0]
-
-
-@pytest.mark.parametrize("z", [1.5, 2.5])
-def test_the_weighted_run_sums_each_length_of_battle_times_z_to_that_length(monkeypatch, z):
-    """E[z^T] from :meth:`odds._Battle._expected_growth` (nothing let go) against the sum
-    of z^n times the chance that the battle lasts exactly n cycles, each chance from the
-    plain reference stepped with a limit of n (the attacker withdraws then from what is
-    still fighting)."""
-    attackers = {"battleship": 1, "destroyer": 1, "submarine": 2, "fighter": 1}
-    defenders = {"battleship": 1, "destroyer": 1, "submarine": 1, "carrier": 1}
-    weight = battle_of(attackers, defenders, sea=True)._expected_growth(z, set())
-    total, longer = 0.0, 1.0  # the chance of lasting more than n - 1 cycles
-    n = 0
-    while longer > 1e-17:
-        n += 1
-        with monkeypatch.context() as m:
-            m.setattr(odds._Battle, "solve", reference_solve)
-            longer_now = odds.battle_odds(attackers, defenders, sea=True, rounds=n)
-        total += z**n * (longer - longer_now.attacker_retreat)
-        longer = longer_now.attacker_retreat
-    assert n > 5  # battles of many lengths
-    assert weight == pytest.approx(total, rel=1e-9)
-
-
-def test_a_weighted_run_that_cannot_converge_says_so():
+def test_a_limit_far_beyond_a_slow_battle_is_stepped_only_while_it_can_matter(monkeypatch):
     """A fighter against a submarine that cannot hit it: half the cycles change nothing,
-    so with z = 2 the weights of the longer battles never shrink."""
-    battle = battle_of({"fighter": 1}, {"submarine": 1}, sea=True)
-    assert battle._expected_growth(2.0, set()) is None
-    assert battle._expected_growth(1.5, set()) == pytest.approx(1.5 * 0.5 / (1 - 1.5 * 0.5))
+    so the battle is still going after n cycles with chance 2^-n. With 10,000 rounds at
+    most the stepping stops once that chance times the cycles left is under 1e-15 (some
+    60 cycles), and the result is the battle fought to the end."""
+    stepped = cycles_stepped(monkeypatch)
+    limited = odds.battle_odds({"fighter": 1}, {"submarine": 1}, sea=True, rounds=10_000)
+    assert 40 < len(stepped) < 80
+    unlimited = odds.battle_odds({"fighter": 1}, {"submarine": 1}, sea=True)
+    assert_same(limited, unlimited, tolerance=1e-12)
+    assert limited.attacker_win == pytest.approx(1.0, abs=1e-14)
 
 
-def test_the_likeliest_miss_is_that_of_the_weakest_state_that_fights():
-    """A battleship hits on 4 (a third of its rolls miss); two submarines attacking on 2
-    miss together 4/9 of the time, one alone 2/3; a lone defending battleship misses a
-    third of the time, damaged or not."""
-    battle = battle_of({"submarine": 2}, {"battleship": 1}, sea=True)
-    assert battle._likeliest_miss(ATTACKER) == pytest.approx(2 / 3)
-    assert battle._likeliest_miss(DEFENDER) == pytest.approx(1 / 3)
+def test_the_bench_battle_stepped_by_hits_is_the_battle_stepped_whole(monkeypatch):
+    """The bench's 46 against 48 sea battle with 5 rounds at most, large enough for
+    every path of the stepping (opening fire apart or whole, a tail of whole cycles,
+    submarines and destroyers on both sides): the same result as when each cycle is
+    taken whole, pair by pair (:meth:`odds._Battle._step_sea`, which the stepping by
+    hits gives way to when the defender's dice are not one a unit)."""
+    attackers = {"battleship": 5, "destroyer": 2, "submarine": 15, "carrier": 1}
+    attackers |= {"fighter": 14, "bomber": 7, "transport": 4}
+    defenders = {"battleship": 12, "destroyer": 1, "submarine": 12, "carrier": 3}
+    defenders |= {"fighter": 8, "bomber": 11, "transport": 1}
+    seen = steppers(monkeypatch)
+    by_hits = odds.battle_odds(attackers, defenders, sea=True, rounds=5)
+    monkeypatch.setattr(odds._Battle, "_dying_dice", lambda self: None)
+    whole = odds.battle_odds(attackers, defenders, sea=True, rounds=5)
+    assert seen == ["hits", "cycles"]
+    assert_same(by_hits, whole, tolerance=1e-12)
+    assert by_hits.attacker_retreat > 1e-3  # the limit stops battles still going
 
 
-# small sea battles with every round limit from 1 to 30: below the long limits, at
-# them, and past them, stepped or left out
+@pytest.mark.parametrize("rounds", [1, 2, 5, 25])
+def test_where_aircraft_need_a_destroyer_the_cycles_are_stepped_whole(monkeypatch, rounds):
+    """Not a Revised rule: with aircraft that need a destroyer to hit submarines the
+    cycles are taken whole (:meth:`odds._Battle._step_sea`), and agree with the plain
+    reference all the same. (No pair here is one where neither side can hit the other:
+    the reference lets such a pair go at once, the stepping counts its cycles.)"""
+    options = {"sea": True, "rounds": rounds, "rules": Rules(air_needs_destroyer=True)}
+    attackers = {"submarine": 2, "fighter": 2, "bomber": 1}
+    defenders = {"battleship": 1, "destroyer": 1, "carrier": 1, "transport": 1}
+    seen = steppers(monkeypatch)
+    fast, plain = both(monkeypatch, attackers, defenders, options)
+    assert seen == ["cycles"]
+    assert_same(fast, plain, tolerance=1e-12)
+
+
+# small sea battles with every round limit from 1 to 30: each kind of opening fire, a
+# retreat rule, damaged battleships, pairs that change slowly
 EVERY_LIMIT = [
-    ({"battleship": 1, "bomber": 1}, {"battleship": 1, "submarine": 1}),  # slow pairs
+    ({"battleship": 1, "bomber": 1}, {"battleship": 1, "submarine": 1}, {}),  # slow pairs
+    (MIXED_ATTACK, MIXED_DEFENCE, {}),  # destroyers both sides
     (
-        {"battleship": 1, "destroyer": 1, "submarine": 2, "fighter": 1},
-        {"battleship": 1, "destroyer": 1, "submarine": 1, "carrier": 1, "transport": 1},
+        {"submarine": 3, "battleship": 1},
+        {"submarine": 2, "carrier": 1, "fighter": 1},
+        {},  # no destroyer: the opening fire's casualties never fire
+    ),
+    (
+        {"submarine": 2, "destroyer": 1, "bomber": 1},
+        {"battleship": 2, "submarine": 1, "transport": 1},
+        {"retreat_when": 1},  # a destroyer on one side only; the attacker leaves at one
     ),
 ]
 
 
 @pytest.mark.parametrize("rounds", range(1, 31))
-@pytest.mark.parametrize(("attackers", "defenders"), EVERY_LIMIT)
+@pytest.mark.parametrize(("attackers", "defenders", "options"), EVERY_LIMIT)
 def test_every_round_limit_of_a_small_sea_battle_gives_the_plain_distribution(
-    monkeypatch, attackers, defenders, rounds
+    monkeypatch, attackers, defenders, options, rounds
 ):
-    fast, plain = both(monkeypatch, attackers, defenders, {"sea": True, "rounds": rounds})
+    options = {"sea": True, "rounds": rounds, **options}
+    fast, plain = both(monkeypatch, attackers, defenders, options)
     assert_same(fast, plain, tolerance=1e-12)
     assert abs(fast.attacker_win + fast.defender_win + fast.draw - 1) < 1e-12
-    if rounds < 20:
+    if rounds < 6:
         assert fast.attacker_retreat > 0  # the limit stops battles still going
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_sea_battles_with_any_round_limit_give_the_plain_distribution(monkeypatch, seed):
+    """Small sea battles of every kind of ship and aircraft, each with a round limit of
+    1 to 30, some with a retreat rule, developments or an order of casualties."""
+    rng = random.Random(9400 + seed)
+    compared = 0
+    while compared < 6:
+        attackers = {t: rng.randint(1, 3) for t in rng.sample(SEA, rng.randint(2, 4))}
+        defenders = {t: rng.randint(1, 3) for t in rng.sample(SEA, rng.randint(2, 4))}
+        options: dict = {"sea": True, "rounds": rng.randint(1, 30)}
+        if rng.random() < 0.3:
+            options["retreat_when"] = rng.randint(1, 3)
+        if rng.random() < 0.3:
+            options["attacker_techs"] = {"super_submarines", "heavy_bombers"}
+        if rng.random() < 0.3:
+            options["defender_techs"] = {"jet_fighters", "super_submarines"}
+        if rng.random() < 0.3:
+            options["defender_order"] = CasualtyOrder(first=("fighter", "battleship"))
+        try:
+            fast, plain = both(monkeypatch, attackers, defenders, options)
+        except IllegalOrder:
+            continue  # a force that cannot fight at sea
+        try:
+            assert_same(fast, plain, tolerance=1e-12)
+        except AssertionError as exc:
+            raise AssertionError(f"{attackers} against {defenders}, {options}: {exc}") from None
+        compared += 1
 
 
 def test_the_stepping_lets_go_of_the_smallest_pairs_first():

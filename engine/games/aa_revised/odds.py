@@ -13,10 +13,9 @@ was or strictly lowers the hit points left on the board. The pairs of states are
 therefore processed from the most hit points down, each once; the chance that a cycle
 changes nothing is divided out (a geometric series), which makes an unlimited battle
 exact. With a cycle limit the cycles are stepped through one by one instead; at sea
-the last of them is kept by its sums only (:class:`_Tail`), as the odds need no more.
-A sea battle's long limit that the battle goes past with a chance of at most 1e-15 is
-left out, which a run of the unlimited solver with every cycle's chances weighted
-proves (:meth:`_Battle._solve_sea_if_out_of_reach`).
+each cycle is cut as the unlimited solver cuts it, so that a pair costs a pass over
+its hits (:meth:`_Battle._step_sea_by_hits`), and the stepping stops once what is
+still fighting can change no result by more than 1e-15, however long the limit.
 
 States are shared by every branch that reaches them: the first cycle (antiaircraft
 fire, bombardment) only sets how much each pair starts with. On land every later cycle
@@ -30,10 +29,11 @@ firing (:meth:`_Battle._solve_sea`). Where aircraft need a destroyer to hit subm
 
 The results are exact but for what is let go on purpose: a state reached with a chance
 below 1e-16 (:data:`_NEGLIGIBLE`) is not fought on, up to 1e-13 of chance in all
-(:data:`_NEGLIGIBLE_TOTAL`), so that outcomes and survivors are within about 1e-13 of
-the exact figures and add up to 1 within that. ``bench/bench_odds.py`` times large
-battles; ``tests/aa_revised/test_odds_reference.py`` checks every path against a plain
-cycle-by-cycle reference.
+(:data:`_NEGLIGIBLE_TOTAL`), and a round-limited sea battle lets go of the last 1e-15
+still fighting (:data:`_OUT_OF_REACH`), so that outcomes and survivors are within
+about 1e-13 of the exact figures and add up to 1 within that. ``bench/bench_odds.py``
+times large battles; ``tests/aa_revised/test_odds_reference.py`` checks every path
+against a plain cycle-by-cycle reference.
 
 >>> r = battle_odds({"infantry": 1}, {})
 >>> r.attacker_win
@@ -43,6 +43,7 @@ cycle-by-cycle reference.
 from __future__ import annotations
 
 import dataclasses
+import heapq
 import itertools
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
@@ -96,15 +97,13 @@ _KEEP_CELLS = 1024
 _NEGLIGIBLE = 1e-16
 _NEGLIGIBLE_TOTAL = 1e-13
 
-#: a sea battle's round limit of :data:`_LONG_LIMIT` cycles or more is left out when
-#: the battle goes on past it with a chance of at most :data:`_OUT_OF_REACH`, which
-#: :meth:`_Battle._solve_sea_if_out_of_reach` proves with a weighted run of the
-#: unlimited solver whose total must stay within :data:`_WEIGHT_ALLOWED`
-_LONG_LIMIT = 20
+#: :meth:`_Battle._step_sea_by_hits` lets go of what a sea battle still has fighting
+#: once the cycles left to its round limit can change no chance (nor the expected
+#: number of cycles) by more than this
 _OUT_OF_REACH = 1e-15
-_WEIGHT_ALLOWED = 1e6
-#: how close to divergence the weights of the slowest pair may come (z * s at most)
-_CLOSEST = 0.9
+
+#: how :meth:`_Battle._step_sea_by_hits` takes a pair's opening fire (:meth:`_Battle._sea_opening`)
+_NO_OPENING, _OPENED, _WHOLE = "no opening fire", "opened", "whole"
 
 #: a survivor list: (unit type, count) pairs in the side's own order
 Survivors = tuple[tuple[str, int], ...]
@@ -767,94 +766,6 @@ class _Battle:
                 groups[v] = groups.get(v, 0) + n
         return groups
 
-    def _solve_sea_if_out_of_reach(
-        self, live: list[list[float]], rounds: int
-    ) -> tuple[np.ndarray, float, int] | None:
-        """A sea battle with a round limit solved to the end by :meth:`_solve_sea`, as
-        :meth:`solve` takes it (``live``: the chance of each pair after the first cycle),
-        where it goes on past ``rounds`` cycles with a chance of at most
-        :data:`_OUT_OF_REACH` beyond what the solver lets go; None elsewhere, the limit
-        is then stepped through. Tried only where that solver applies and ``rounds`` is
-        at least :data:`_LONG_LIMIT`.
-
-        The proof. Let T be the number of cycles the battle lasts with no limit and R =
-        ``rounds``. The solver lets go some pairs (:data:`_NEGLIGIBLE`, 1e-13 of chance
-        at most, as every solver here does) and sums every other way the battle can go,
-        "kept" below. With the limit a battle runs the same course up to cycle R and
-        differs only where T > R (the attacker withdraws there instead of fighting on);
-        so each outcome, retreat and survivor chance found differs from the limited
-        battle's by at most P(kept, T > R) beyond the chance let go.
-
-        Take z > 1 and weigh each way the battle can go by its chance times z to the
-        number of its cycles: :meth:`_expected_growth` sums those weights, S, over the
-        kept ways (the solver again, every cycle's chances multiplied by z, letting go
-        the same pairs or fewer, which only adds to S). A kept way with T > R weighs at
-        least z^(R+1), so P(kept, T > R) <= S / z^(R+1) (Markov's inequality): at most
-        F = :data:`_OUT_OF_REACH` when S <= F * z^(R+1). The expected number of cycles
-        differs by the sum over n > R of P(kept, T >= n) <= S / z^n: at most
-        F * z / (z - 1).
-
-        The larger z, the more the long battles weigh against the short; but the weights
-        converge only if every pair that a cycle leaves unchanged with chance s has z * s
-        < 1 (its weight is a geometric series in z * s). So z is the one that makes
-        z^(R+1) = W / F (W = :data:`_WEIGHT_ALLOWED`) if below :data:`_CLOSEST` / s for
-        the pair of both sides' likeliest misses (:meth:`_likeliest_miss`), else that
-        bound. Where the weights do not converge all the same, or where neither side can
-        hit the other (a battle that would last to the limit), the answer is None; so it
-        is where z^E[T], which S cannot be below (Jensen's inequality), is already too
-        much."""
-        if rounds < _LONG_LIMIT or self.att.restricted_air or self._dying_dice() is None:
-            return None
-        slowest = self._likeliest_miss(ATTACKER) * self._likeliest_miss(DEFENDER)
-        z = (_WEIGHT_ALLOWED / _OUT_OF_REACH) ** (1.0 / (rounds + 1))
-        if slowest:
-            z = min(z, _CLOSEST / slowest)
-        if _OUT_OF_REACH * z**rounds < 1.0:
-            return None  # S >= z (every battle lasts a cycle), so S > F * z^(R+1)
-        grid = np.array(live)
-        left: set[tuple[int, int]] = set()
-        gone: set[tuple[int, int]] = set()
-        expected, solved = self._solve_sea(grid, left, gone)
-        allowed = _OUT_OF_REACH * z ** (rounds + 1)
-        if left or z ** (1.0 + expected) > allowed:
-            return None  # S >= z^E[T] (Jensen's inequality): no need to weigh
-        weight = self._expected_growth(z, gone)
-        if weight is None or weight > allowed:
-            return None
-        return grid, expected, solved
-
-    def _likeliest_miss(self, role: Side) -> float:
-        """The highest chance, over the states of the side ``role`` that fight, that none
-        of its dice hits in a cycle (submarines' opening fire and main fire). A cycle
-        leaves a pair unchanged at least when every die of both sides misses, so the pair
-        of both sides' likeliest misses stays at least as often as the product."""
-        side = self.att if role == ATTACKER else self.dfn
-        fights = self.fights if role == ATTACKER else (lambda i: self.dfn.alive[i])
-        return max(
-            (
-                side.fire(i)[0][0] * side.sub_fire(i)[0]
-                for i in range(len(side.states))
-                if fights(i)
-            ),
-            default=0.0,
-        )
-
-    def _expected_growth(self, z: float, gone: set[tuple[int, int]]) -> float | None:
-        """The sum over every way the battle can go with no limit, but those through the
-        pairs of ``gone``, of its chance times ``z`` to the number of its cycles (E[z^T]
-        over those ways): :meth:`_solve_sea` with every cycle's chances multiplied by
-        ``z``, letting go exactly the pairs of ``gone``. None where the sum does not
-        converge or a pair can never change (:meth:`_solve_sea_if_out_of_reach`)."""
-        att, dfn = self.att, self.dfn
-        weights = np.zeros((len(att.states), len(dfn.states)))
-        _push_array(self.cycle(att.start, dfn.start, first=True), z, weights)
-        try:
-            self._solve_sea(weights, _Refusing(), gone, growth=z)
-        except _Diverges:
-            return None
-        total = float(weights.sum())
-        return total if np.isfinite(total) else None
-
     def _solve_land_arrays(
         self, live: np.ndarray, left: set[tuple[int, int]], rounds: int | None
     ) -> tuple[np.ndarray, float, int]:
@@ -1042,13 +953,7 @@ class _Battle:
                     attacker_moves(rows, moving[:, :, None] * t, 1, live, lo)
         return live[np.ix_(number, d_number)], expected, solved
 
-    def _solve_sea(
-        self,
-        main: np.ndarray,
-        left: set[tuple[int, int]],
-        gone: set[tuple[int, int]] | None = None,
-        growth: float = 1.0,
-    ) -> tuple[float, int]:
+    def _solve_sea(self, main: np.ndarray, left: set[tuple[int, int]]) -> tuple[float, int]:
         """Every cycle after the first, to the end, where the defender fires one die per
         unit (Revised: Combat Sequence, steps 4-6: both sides fire at once, casualties
         fire back before they are removed) at sea, unless aircraft need a destroyer to
@@ -1073,11 +978,7 @@ class _Battle:
         ``main[a, d]`` holds the chance of (a, d) at the start of a cycle (from the
         first cycle on entry), and on return the chance that the battle ends there;
         pairs where nothing can ever change go into ``left``. Returns the expected
-        number of cycles after the first and the number of pairs solved. The pairs let
-        go (:data:`_NEGLIGIBLE`) are added to ``gone``; with ``growth`` (for
-        :meth:`_expected_growth`), every cycle's chances are multiplied by it (at the
-        opening fire, or the whole cycle) and the pairs let go are those of ``gone``,
-        whatever their weight."""
+        number of cycles after the first and the number of pairs solved."""
         att, dfn = self.att, self.dfn
         na, nd = len(att.states), len(dfn.states)
         dying = self._dying_dice()
@@ -1099,7 +1000,6 @@ class _Battle:
         expected = 0.0
         solved = 0
         budget = _NEGLIGIBLE_TOTAL
-        weighted = growth != 1.0
         for a in sorted(range(na), key=lambda a: -att.health[a]):
             mine = pending.pop(a, {})
             now = opened[a]
@@ -1119,14 +1019,8 @@ class _Battle:
                     here = row[d] + now[d]
                     if not here:
                         continue  # nothing here, nothing arriving
-                    if (
-                        ((a, d) in gone if weighted else here < _NEGLIGIBLE <= budget)
-                        and fights
-                        and d_alive[d]
-                    ):
+                    if here < _NEGLIGIBLE <= budget and fights and d_alive[d]:
                         budget -= here  # a negligible chance, let go (within budget)
-                        if gone is not None and not weighted:
-                            gone.add((a, d))
                         row[d] = now[d] = 0.0
                         continue
                 arrived = todo[0] if todo else 0.0
@@ -1146,8 +1040,6 @@ class _Battle:
                         m += f * b_0 * a_0
                         fire = f
                         blocks = self.cycle(a, d, first=False)
-                        if growth != 1.0:
-                            blocks = [(w * growth, la, ld) for w, la, ld in blocks]
                         stay = _stays(blocks, a, d)
                         if stay >= 1.0 - 1e-15:
                             left.add((a, d))  # neither side can ever hit the other
@@ -1171,7 +1063,7 @@ class _Battle:
                                         row[d2] += c * y
                             row[d] = 0.0  # the share that changes nothing is divided out
                     else:
-                        o = growth * _chance_of(a_open, a) * _chance_of(d_open, d)
+                        o = _chance_of(a_open, a) * _chance_of(d_open, d)
                         s = b_0 * a_0
                         if o * s >= 1.0 - 1e-15:
                             left.add((a, d))  # neither side can ever hit the other
@@ -1186,7 +1078,7 @@ class _Battle:
                             solved += 1
                             row[d] = 0.0
                             if len(a_open[0]) > 1 or len(d_open[0]) > 1:
-                                _push([(growth, a_open, d_open)], cycles, opened)
+                                _push([(1.0, a_open, d_open)], cycles, opened)
                                 now[d] = 0.0  # the share divided out
                 fired[d] = arrived + fire * b_0
                 if fire and n:
@@ -1225,10 +1117,226 @@ class _Battle:
                     main[a_chain[k]] += fired_np * col
         return expected, solved
 
+    def _step_sea_by_hits(self, grid: np.ndarray, rounds: int) -> tuple[float, int, _Tail | None]:
+        """Every cycle after the first at sea with a round limit, ``rounds - 1`` of them,
+        stepped one at a time the way :meth:`_solve_sea` takes a cycle (Revised: Combat
+        Sequence, steps 2-6, rulebook lines 394-466), where that solver applies; what is
+        still fighting after them stays where it is (:meth:`solve` has the attacker
+        withdraw at step 7, line 468).
+
+        A cycle is the unlimited solver's with no geometric series: the opening fire of
+        submarines leads each pair to the pair its main fire starts from; the attacker's
+        hits go to the defender one at a time, each defending unit lost rolling its die
+        as it goes; the defenders left fire last. Within a cycle mass only moves to fewer
+        hit points, so the states are taken from the most hit points down, and only
+        those that hold some of the cycle's mass: a pair costs a pass over its hits,
+        never the product of both sides' outcomes, and a cycle costs what the pairs
+        still fighting in it cost, few after the first cycles. Where that solver takes a
+        pair's cycle whole (a destroyer keeps the opening's casualties firing, line 444),
+        so does this: the blocks of an attacker state's whole cycles are added at once
+        (:func:`_add_blocks`), and those of the last cycle kept by their sums only
+        (:class:`_Tail`), as the odds need no more.
+
+        Besides the pairs let go (:data:`_NEGLIGIBLE`), what is still fighting is let go
+        once it is so little that the cycles left can change no chance, and no expected
+        number of cycles, by more than :data:`_OUT_OF_REACH` (its chance times the cycles
+        left): a long limit costs no more than the cycles the battle really lasts.
+
+        ``grid`` holds the chance of each pair after the first cycle and is updated in
+        place to the chance that the battle ends (or is left at the limit) in each pair.
+        Returns the expected number of cycles after the first, the number of pairs
+        whose cycle was worked out and the tail (None if the last cycle took no pair
+        whole), whose mass is not in the grid."""
+        att, dfn = self.att, self.dfn
+        na, nd = len(att.states), len(dfn.states)
+        dying = self._dying_dice()
+        assert dying is not None
+        alpha = [dfn.fire(d)[0] for d in range(nd)]
+        k_max = max(len(x) for x in alpha)
+        cols = np.array([[x[k] if k < len(x) else 0.0 for x in alpha] for k in range(k_max)])
+        tails = np.array([[sum(x[k:]) for x in alpha] for k in range(k_max + 1)])
+        room = [len(dfn.chain(d, FIRE)) - 1 for d in range(nd)]
+        d_next = [dfn.chain(d, FIRE)[min(1, room[d])] for d in range(nd)]
+        # states are taken by rank, the most hit points first
+        a_order = sorted(range(na), key=lambda a: -att.health[a])
+        d_order = sorted(range(nd), key=lambda d: -dfn.health[d])
+        a_rank = [0] * na
+        for r, a in enumerate(a_order):
+            a_rank[a] = r
+        d_rank = [0] * nd
+        for r, d in enumerate(d_order):
+            d_rank[d] = r
+        fighting = np.array([self.fights(a) for a in range(na)])[:, None] & np.array(dfn.alive)
+        #: per attacker state: its chain, the hits it can take, its hits and their tails
+        shooters: dict[int, tuple[list[int], int, Dist, list[float]]] = {}
+        #: per pair ``a * nd + d``: its opening fire (:meth:`_sea_opening`)
+        openings: dict[int, tuple] = {}
+        budget = _NEGLIGIBLE_TOTAL
+        expected = 0.0
+        fought = np.zeros((na, nd), dtype=bool)
+        tail = None
+        # where each cycle ends, until the next splits it into what still fights and what
+        # is over (which goes to the grid); and the attacker states it reaches
+        ends = grid.copy()
+        grid[:] = 0.0
+        touched = set(np.flatnonzero(ends.any(axis=1)).tolist())
+        for step in range(rounds - 1):
+            rows = np.array(sorted(touched), dtype=np.intp)
+            touched = set()
+            here = ends[rows]
+            ends[rows] = 0.0
+            going = here * fighting[rows]
+            budget = _let_go(here, going, budget, pairs=True)
+            grid[rows] += here - going  # the battles over
+            still = float(going.sum())
+            if still * (rounds - 1 - step) <= _OUT_OF_REACH:
+                break  # nothing the cycles left can change: let go (with going)
+            expected += still
+            fought[rows] |= going > 0
+            row_of = {a: i for i, a in enumerate(rows.tolist())}
+            #: the chance that the main fire starts at a pair (attacker -> defender ->)
+            opened: dict[int, dict[int, float]] = {}
+            #: the chance by hits still to land on the defender (attacker -> defender ->)
+            pending: dict[int, dict[int, list[float]]] = {}
+            # the cycles of the last cycle taken whole, and the chance of each pair
+            last_cycles: list[Blocks] = []
+            last_masses: list[float] = []
+            final = step == rounds - 2
+            #: the blocks of this attacker state's cycles taken whole, times their chance
+            whole: Blocks = []
+            queue = [a_rank[a] for a in rows[going.any(axis=1)].tolist()]
+            heapq.heapify(queue)
+            queued = set(queue)
+            while queue:
+                a = a_order[heapq.heappop(queue)]
+                i = row_of.get(a)
+                row = going[i].tolist() if i is not None else None
+                mine = pending.pop(a, {})
+                now = opened.pop(a, {})
+                got = shooters.get(a)
+                if got is None:
+                    a_chain = att.chain(a, FIRE)
+                    beta = att.fire(a)[0]
+                    b_tail = [sum(beta[h:]) for h in range(len(beta) + 1)]
+                    got = shooters[a] = (a_chain, len(a_chain) - 1, beta, b_tail)
+                a_chain, last, beta, b_tail = got
+                seen = {d_rank[d] for d in mine}
+                seen.update(d_rank[d] for d in now)
+                if row is not None:
+                    seen.update(d_rank[d] for d in np.flatnonzero(going[i]).tolist())
+                d_queue = list(seen)
+                heapq.heapify(d_queue)
+                fired_at: list[int] = []
+                fired: list[float] = []
+                while d_queue:
+                    d = d_order[heapq.heappop(d_queue)]
+                    m = row[d] if row is not None else 0.0
+                    todo = mine.pop(d, None)
+                    f = now.pop(d, 0.0)
+                    if m:
+                        pair = a * nd + d
+                        how = openings.get(pair)
+                        if how is None:
+                            how = openings[pair] = self._sea_opening(a, d)
+                        if how[0] is _NO_OPENING:
+                            f += m
+                        elif how[0] is _WHOLE and final:
+                            last_cycles.append(how[1])  # kept by its sums (:class:`_Tail`)
+                            last_masses.append(m)
+                        elif how[0] is _WHOLE:
+                            whole += [(w * m, la, ld) for w, la, ld in how[1]]
+                        else:
+                            (a_to, a_p), (d_to, d_p) = how[1], how[2]
+                            for a1, pa in zip(a_to, a_p, strict=True):
+                                c = m * pa
+                                if a1 != a:
+                                    into = opened.setdefault(a1, {})
+                                    for d1, pd in zip(d_to, d_p, strict=True):
+                                        into[d1] = into.get(d1, 0.0) + c * pd
+                                    if a_rank[a1] not in queued:
+                                        queued.add(a_rank[a1])
+                                        heapq.heappush(queue, a_rank[a1])
+                                    continue
+                                for d1, pd in zip(d_to, d_p, strict=True):
+                                    if d1 == d:
+                                        f += c * pd
+                                        continue
+                                    now[d1] = now.get(d1, 0.0) + c * pd
+                                    if d_rank[d1] not in seen:
+                                        seen.add(d_rank[d1])
+                                        heapq.heappush(d_queue, d_rank[d1])
+                    n = room[d]
+                    out = todo[0] if todo else 0.0
+                    if f:
+                        if not n:
+                            out += f
+                        else:
+                            out += f * beta[0]
+                            # the attacker's hits, n or more where d can take no more
+                            if todo is None:
+                                todo = [0.0]
+                            top = min(len(beta), n + 1)
+                            if len(todo) < top:
+                                todo.extend([0.0] * (top - len(todo)))
+                            _add_scaled(todo, 1, beta[1 : min(len(beta), n)], f)
+                            if top == n + 1:
+                                todo[n] += f * b_tail[n]
+                    if out:
+                        fired_at.append(d)
+                        fired.append(out)
+                    if todo is None or len(todo) < 2:
+                        continue
+                    # one more hit lands on d; the unit lost fires as it goes
+                    d1 = d_next[d]
+                    hits = todo[1:]
+                    if d_rank[d1] not in seen:
+                        seen.add(d_rank[d1])
+                        heapq.heappush(d_queue, d_rank[d1])
+                    p = dying[d] if last else 0.0
+                    _merge(mine, d1, hits, 1.0 - p)
+                    if p:
+                        a1 = a_chain[1]
+                        _merge(pending.setdefault(a1, {}), d1, hits, p)
+                        if a_rank[a1] not in queued:
+                            queued.add(a_rank[a1])
+                            heapq.heappush(queue, a_rank[a1])
+                if whole:
+                    touched.update(_add_blocks(whole, ends))
+                    whole = []
+                if not fired:
+                    continue
+                # the defenders left fire: the attacker takes k hits
+                at = np.array(fired_at, dtype=np.intp)
+                out_np = np.array(fired)
+                for k in range(min(last, k_max - 1) + 1):
+                    col = cols[k] if k < last else tails[k]
+                    ends[a_chain[k], at] += out_np * col[at]
+                    touched.add(a_chain[k])
+            if last_cycles:
+                tail = _Tail(last_cycles, np.array(last_masses), na, nd)
+        grid += ends
+        return expected, int(fought.sum()), tail
+
+    def _sea_opening(
+        self, a: int, d: int
+    ) -> tuple[str] | tuple[str, Blocks] | tuple[str, Spread, Spread]:
+        """How :meth:`_step_sea_by_hits` takes the opening fire of a cycle from (a, d):
+        (:data:`_NO_OPENING`,) where there is none; (:data:`_OPENED`, the attacker's
+        spread after it, the defender's) where the main fire then starts from their
+        pair; (:data:`_WHOLE`, the cycle's blocks) where a destroyer keeps the opening's
+        casualties firing, as :meth:`_solve_sea` takes those cycles whole."""
+        a_open, d_open, protect_a, protect_d = self.opening(a, d, False)
+        if (protect_a and len(a_open[0]) > 1) or (protect_d and len(d_open[0]) > 1):
+            return _WHOLE, self.cycle(a, d, first=False)
+        if len(a_open[0]) > 1 or len(d_open[0]) > 1:
+            return _OPENED, a_open, d_open
+        return (_NO_OPENING,)
+
     def _step_sea(self, grid: np.ndarray, rounds: int) -> tuple[float, int, _Tail | None]:
         """Every cycle after the first at sea with a round limit, ``rounds - 1`` of them,
-        stepped one at a time; what is still fighting after them stays where it is
-        (:meth:`solve` has the attacker withdraw).
+        stepped one at a time where :meth:`_step_sea_by_hits` does not apply (aircraft
+        that need a destroyer to hit submarines, a variant); what is still fighting after
+        them stays where it is (:meth:`solve` has the attacker withdraw).
 
         Each pair's cycle (:meth:`cycle`) is turned into the cells ``a * nd + d`` it
         leads to and their chances (:meth:`_cycle_cells`), kept for the next cycle only
@@ -1429,20 +1537,20 @@ class _Battle:
         #: what the last cycle of a sea battle with a round limit adds, by its sums only
         #: (:meth:`_step_sea`)
         tail: _Tail | None = None
-        #: a sea battle solved to the end, its round limit out of reach
-        to_the_end = None
-        if self.sea and rounds is not None:
-            to_the_end = self._solve_sea_if_out_of_reach(live, rounds)
         #: whether a round limit is stepped through
-        limited = rounds is not None and to_the_end is None
+        limited = rounds is not None
+        #: a sea battle with a round limit stepped as the unlimited solver takes a cycle
+        by_hits = limited and self.sea and not att.restricted_air and self._dying_dice() is not None
         if not self.sea:
             grid, extra, solved = self._solve_land_arrays(grid, left, rounds)
             expected_rounds += extra
             processed += solved
-        elif to_the_end is not None:
-            grid, extra, solved = to_the_end
+        elif by_hits:
+            assert rounds is not None
+            grid = np.array(live)
+            extra, stepped, tail = self._step_sea_by_hits(grid, rounds)
             expected_rounds += extra
-            processed += solved
+            processed += stepped
         elif limited:
             assert rounds is not None
             grid = np.array(live)
@@ -1518,6 +1626,45 @@ def _add_scaled(row: list[float], start: int, values: Iterable[float], c: float)
         row[i] += c * v
 
 
+def _add_blocks(blocks: Blocks, grid: np.ndarray) -> list[int]:
+    """Add ``blocks`` to ``grid`` (each ``w * A[a] * D[d]`` to every pair) as one product
+    of matrices, a row per block over the states any of them names (far fewer sums than
+    block by block); returns those attacker states."""
+    chain = itertools.chain.from_iterable
+    count = len(blocks)
+    a_len = [len(la[0]) for _, la, _ in blocks]
+    d_len = [len(ld[0]) for _, _, ld in blocks]
+    a_states, a_at = np.unique(
+        np.fromiter(chain(la[0] for _, la, _ in blocks), np.intp), return_inverse=True
+    )
+    d_states, d_at = np.unique(
+        np.fromiter(chain(ld[0] for _, _, ld in blocks), np.intp), return_inverse=True
+    )
+    weights = np.fromiter((w for w, _, _ in blocks), float, count)
+    att = np.zeros((count, len(a_states)))
+    att[np.repeat(np.arange(count), a_len), a_at] = np.fromiter(
+        chain(la[1] for _, la, _ in blocks), float
+    ) * np.repeat(weights, a_len)
+    dfn = np.zeros((count, len(d_states)))
+    dfn[np.repeat(np.arange(count), d_len), d_at] = np.fromiter(
+        chain(ld[1] for _, _, ld in blocks), float
+    )
+    # summed in numpy's own loops: a BLAS product would start threads that spin
+    grid[a_states[:, None], d_states] += np.einsum("ba,bd->ad", att, dfn)
+    return a_states.tolist()
+
+
+def _merge(into: dict[int, list[float]], key: int, values: list[float], c: float) -> None:
+    """``into[key] += c * values``, the list made or lengthened as needed."""
+    got = into.get(key)
+    if got is None:
+        into[key] = [v * c for v in values] if c != 1.0 else values
+        return
+    if len(got) < len(values):
+        got.extend([0.0] * (len(values) - len(got)))
+    _add_scaled(got, 0, values, c)
+
+
 def _chance_of(spread: Spread, state: int) -> float:
     """The chance of ``state`` in ``spread`` (a spread names each state once)."""
     states, probs = spread
@@ -1581,19 +1728,6 @@ def _let_go(
         grid[drop] -= going[drop]
         going[drop] = 0.0
     return budget
-
-
-class _Diverges(Exception):
-    """A weighted run (:meth:`_Battle._expected_growth`) met a pair that a cycle never
-    changes, or whose weight does not shrink from cycle to cycle."""
-
-
-class _Refusing(set):
-    """The ``left`` of a weighted run: the first pair put in it stops the run, as the sum
-    then has no finite bound."""
-
-    def add(self, pair: tuple[int, int]) -> None:
-        raise _Diverges(pair)
 
 
 class _Tail:
