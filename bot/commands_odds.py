@@ -5,6 +5,7 @@
     umpire odds aa-na --attacker "3 ger.infantry, 1 ger tank, 1 ger.scout_car flank" \
         --defender "3 uk.infantry" --bonus
     umpire odds tac --attack 12 --defense 4 --air 2 --ridge
+    umpire odds tac --attacker "ge_21pz 7-7 1127, ge_90" --defender "1128: uk_2armd" --air 2
 
 Without a game (or with ``aa-revised``) the battle is Axis & Allies Revised's, as below.
 North Africa's land battles and The African Campaign's table are read and reported by
@@ -114,8 +115,8 @@ HELP = "exact battle odds: A&A Revised, A&A North Africa, TAC"
 
 #: each option that belongs to some games only: its flag, its default, the games
 OPTIONS: dict[str, tuple[str, object, tuple[str, ...]]] = {
-    "attacker": ("--attacker", None, ("aa-revised", "aa-na")),
-    "defender": ("--defender", None, ("aa-revised", "aa-na")),
+    "attacker": ("--attacker", None, ("aa-revised", "aa-na", "tac")),
+    "defender": ("--defender", None, ("aa-revised", "aa-na", "tac")),
     "sea": ("--sea", False, ("aa-revised",)),
     "bombard": ("--bombard", "", ("aa-revised",)),
     "amphibious": ("--amphibious", False, ("aa-revised",)),
@@ -146,6 +147,15 @@ def _check_options(args: argparse.Namespace, game: str) -> None:
         if game not in games and getattr(args, dest, default) != default:
             raise UserError(f"{flag} is for {' and '.join(games)}, not {game}.")
     needed = ("--attack", "--defense") if game == "tac" else ("--attacker", "--defender")
+    if game == "tac" and (args.attacker is not None or args.defender is not None):
+        # TAC by units (issue 12): the strengths come from the units and the hex
+        needed = ("--attacker", "--defender")
+        if args.attack is not None or args.defense is not None:
+            raise UserError("--attacker is for tac odds by units and --attack for odds by totals: "
+                            "give --attacker and --defender, or --attack and --defense.")  # fmt: skip
+        if args.ridge or args.fort:
+            raise UserError("--ridge and --fort are for tac odds by totals; by units the terrain "
+                            "comes from the defending hex.")  # fmt: skip
     for flag in needed:
         if getattr(args, flag[2:]) is None:
             raise UserError(f"{game} odds need {' and '.join(needed)}; {flag} is missing.")
@@ -273,6 +283,10 @@ def run(args: argparse.Namespace) -> int:
             order=args.order,
             attacker_order=args.attacker_order,
             defender_order=args.defender_order,
+        )
+    elif args.attacker is not None:
+        report = odds_games.tac_units(
+            args.attacker, args.defender, air=args.air, modifier=args.modifier
         )
     else:
         report = odds_games.tac_odds(

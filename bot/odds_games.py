@@ -239,11 +239,14 @@ class TacReport:
     ridge: bool
     fort: bool
     odds: Any  # engine.games.tac.odds.AttackOdds
+    #: the units and the hex, when the attack was given by its units
+    detail: str = ""
 
     def text(self) -> str:
         o = self.odds
         doubled = [w for w, on in (("ridge, 9.4", self.ridge), ("fort, 9.5", self.fort)) if on]
-        lines = [
+        lines = [self.detail] if self.detail else []
+        lines += [
             f"attack {self.attack}"
             + (f" + {self.air} air (15.1) = {o.attack}" if self.air else "")
             + f"; defence {self.defence}"
@@ -261,6 +264,7 @@ class TacReport:
         o = self.odds
         return {
             "game": "tac",
+            **({"units": self.detail} if self.detail else {}),
             "attack": o.attack,
             "defence": o.defence,
             "column": o.column,
@@ -327,9 +331,77 @@ def _number(text: str, what: str, example: str) -> int:
     return int(m.group(0))
 
 
+#: a step as printed on the counter (TAC 2.4): attack-movement, or attack-defence-movement
+_STEP = re.compile(r"\d+-\d+(-\d+)?")
+_HEX = re.compile(r"\d{4}")
+
+
+def tac_units(attacker: str, defender: str, *, air: int = 0, modifier: int = 0) -> TacReport:
+    """The African Campaign by units (issue 12, "Odds before you attack"; TAC 9.0
+    L457-467, 9.1, 9.4, 9.5, 15.1): ``attacker`` as ``ge_21pz 7-7 1127, ge_90, 2 air,
+    die +2`` (each unit at full strength unless a step is given, and the hex it attacks
+    from if known: a plateau there cancels the ridge, 9.4); ``defender`` as the defending
+    hex, then its units: ``1128: uk_2armd 3-6, uk_7sg``. The strengths come from the
+    units' factors and the hex's terrain (:func:`engine.games.tac.odds.proposal`);
+    :class:`UserError` with one sentence on bad input."""
+    from engine.core.errors import IllegalOrder
+    from engine.games.tac.board import Board
+    from engine.games.tac.odds import proposal
+
+    units: list[tuple[str, str | None, str | None]] = []
+    for item in (i.strip().lower() for i in re.split(r"[,;]", attacker)):
+        if not item:
+            continue
+        if item.endswith("air"):
+            air += _number(item[:-3], "attacker", "ge_21pz, 2 air")
+        elif item.startswith("die"):
+            modifier += _number(item[3:], "attacker", "ge_21pz, die +2")
+        else:
+            uid, step, where = _tac_unit(item, "attacker", True)
+            units.append((uid, step, where))
+    m = re.fullmatch(r"\s*(\d{4})\s*[:,;]?\s*(.*)", defender, re.S)
+    if m is None:
+        raise UserError("defender: give the defending hex first, then its units, as in '1128: uk_2armd 3-6, uk_7sg'.")
+    where = m.group(1)
+    foes = []
+    for item in (i.strip().lower() for i in re.split(r"[,;]", m.group(2))):
+        if item:
+            uid, step, _ = _tac_unit(item, "defender", False)
+            foes.append((uid, step))
+    try:
+        p = proposal(Board(), units, where, foes)
+    except IllegalOrder as e:
+        raise UserError(str(e)) from None
+    if p.attack < 1:
+        raise UserError(f"attacker: those units have no attack factor ({p.detail}).")
+    report = tac_odds(p.attack, p.defence, air=air, ridge=p.ridge, fort=p.fort, modifier=modifier)
+    return TacReport(report.attack, report.air, report.defence, report.ridge, report.fort, report.odds, p.detail)
+
+
+def _tac_unit(item: str, what: str, with_hex: bool) -> tuple[str, str | None, str | None]:
+    """``ge_21pz 7-7 1127`` -> ``("ge_21pz", "7-7", "1127")``."""
+    words = item.replace(" at ", " ").split()
+    uid, step, where = words[0], None, None
+    for w in words[1:]:
+        if _STEP.fullmatch(w) and step is None:
+            step = w
+        elif with_hex and _HEX.fullmatch(w) and where is None:
+            where = w
+        else:
+            example = "ge_21pz 7-7 1127" if with_hex else "uk_2armd 3-6"
+            raise UserError(f"{what}: {w!r} in {item!r} is not understood; name a unit, then its step "
+                            + ("and the hex it attacks from " if with_hex else "") + f"if needed, as in {example!r}.")
+    return uid, step, where
+
+
 def tac_typed(attacker: str, defender: str) -> TacReport:
     """``/odds`` for The African Campaign: ``attacker`` as ``12``, ``12, 2 air`` or
-    ``12, 2 air, die +2``; ``defender`` as ``4``, ``4 ridge`` or ``4, ridge, fort``."""
+    ``12, 2 air, die +2``; ``defender`` as ``4``, ``4 ridge`` or ``4, ridge, fort``. An
+    attacker that begins with a unit rather than a total is an attack by units
+    (:func:`tac_units`): ``ge_21pz 7-7, ge_90, 2 air`` against ``1128: uk_2armd``."""
+    first = next((i.strip() for i in re.split(r"[,;]", attacker) if i.strip()), "")
+    if first and (first[0].isalpha() and not first.lower().startswith("die")):
+        return tac_units(attacker, defender)
     attack = air = modifier = None
     for item in (i.strip().lower() for i in re.split(r"[,;]", attacker)):
         if not item:

@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.core import datapack
-from engine.core.view import CounterView, HexMapView, StackView
+from engine.core.view import CounterView, HexMapView, StackView, TrackView
 from renderer import glyphs
 from renderer.base import (
     HEXSIDE_ORDER,
@@ -925,8 +925,46 @@ def _contrast(colour: str) -> glyphs.RGBA:
 
 
 class _RowPanel(_Panel):
+    #: the height of one track drawn in the panel: title, spaces, marks
+    TRACK_H = 64
+
     def face(self, counter: CounterView, size: int) -> Sprite:
         return face(self.view.game, counter, self.style, size)
+
+    def draw(self) -> None:
+        """The panel, with the view's tracks (TAC's turn record and fuel tracks) drawn
+        along its foot, under the off-map boxes and notes."""
+        tracks = self.view.tracks
+        if not tracks:
+            super().draw()
+            return
+        bottom = self.y1
+        self.y1 = bottom - len(tracks) * self.TRACK_H
+        super().draw()
+        self.y1 = bottom
+        y = bottom - len(tracks) * self.TRACK_H
+        for t in tracks:
+            self.track(t, y + 6)
+            y += self.TRACK_H
+
+    def track(self, t: TrackView, y: float) -> None:
+        """One track: its title, a row of numbered spaces, the marker's space filled."""
+        draw_text(self.d, (self.x0, y), t.title, font(14), self.ink, anchor="lt", bold=True)
+        n = max(1, len(t.spaces))
+        cell = min(self.w / n, 48.0)
+        top, h = y + 20, 22
+        f, small = fit("50", cell - 2, 12, min_size=7), font(10)
+        marker = glyphs.rgba(self.style.palette.ink)
+        for i, label in enumerate(t.spaces):
+            x = self.x0 + i * cell
+            here = i == t.at
+            self.d.rectangle((x, top, x + cell - 2, top + h), fill=marker if here else (255, 255, 255, 200),
+                             outline=self.muted)  # fmt: skip
+            ink = glyphs.rgba("#ffffff") if here else self.ink
+            draw_text(self.d, (x + (cell - 2) / 2, top + h / 2), label, f, ink, anchor="mm", bold=here)
+            mark = t.marks.get(i)
+            if mark:
+                draw_text(self.d, (x + (cell - 2) / 2, top + h + 2), mark, small, self.muted, anchor="mt")
 
 
 class _RowOverlay(_Overlay):

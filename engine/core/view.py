@@ -70,6 +70,18 @@ class SideView(BaseModel):
     name: str
 
 
+class TrackView(BaseModel):
+    """A track printed on the map (a turn record track, a fuel track): its spaces as
+    labelled, the index of the space the marker stands on (None: off the track), and a
+    few words under some spaces (``marks``: space index -> text)."""
+
+    id: str
+    title: str
+    spaces: list[str]
+    at: int | None = None
+    marks: dict[int, str] = {}
+
+
 class HexMapView(BaseModel):
     game: str
     viewer: str | None
@@ -86,6 +98,8 @@ class HexMapView(BaseModel):
     markers: list[MarkerView] = []
     control: dict[str, str] = {}
     notes: list[str] = []
+    #: tracks drawn in the panel (The African Campaign's turn record and fuel tracks)
+    tracks: list[TrackView] = []
     #: the hex grid the ids are on: PFV's flat-topped odd-q columns (``CCRR``), or the
     #: pointy-topped rows of The African Campaign (``AABB``, even rows shifted) or of
     #: Blocks in Afrika (``CCRR``, odd rows shifted); the renderer draws each its own way

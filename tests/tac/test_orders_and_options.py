@@ -137,7 +137,7 @@ def test_options_are_chosen_at_set_up_and_off_by_default():
     assert s.options == {} and len(s.mines["cup"]) == 10 and s.first == ALLIED
     for bad, rule in (
         ({"18.9": True}, "TAC 18.0"),
-        ({"18.3": True}, "TAC 18.0"),
+        ({"18.7": True}, "TAC 18.6.2"),  # Event Chits need the bonus minefields
         ({"18.1": "yes"}, "TAC 18.0"),
     ):
         with pytest.raises(IllegalOrder) as e:

@@ -28,6 +28,19 @@ GUIDES: dict[str, str] = {
         "and landing, then place what you bought; `/order` with its autocomplete gives "
         "every order of the turn, `/done` ends a phase. `/odds` estimates a battle."
     ),
+    "tac": (
+        "Two players, Allied and Axis, in Libya and Egypt, December 1940 to December 1942: "
+        "fifty half-month turns, each side's player turn in order: reinforcements (and "
+        "Allied withdrawals: `donor`/`substitute` when asked, or `standing withdraw "
+        "engine`), minefields (`call`), movement (`move` with the hexes entered, or just "
+        "the destination; `strategic`, `land` at Tobruk, `replace`, `sail`, `interdict`), "
+        "then combat (`attack` every adjacent enemy, `resolve` each battle, then losses, "
+        "retreats and advances when asked); `done` ends a phase. Axis units spend Fuel; the "
+        "map's panel shows the turn and fuel tracks. `/odds` gives an attack's column and "
+        "every result's chance, by totals (`12, 2 air` against `4, ridge`) or by units "
+        "(`ge_21pz 7-7, ge_90` against `1128: uk_2armd`). The optional rules of section 18 "
+        "are chosen when the game is created."
+    ),
 }
 
 GENERAL = (

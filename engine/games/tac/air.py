@@ -40,6 +40,15 @@ def in_range(b: Board, state: State, h: str) -> bool:
     return edge <= RANGE or any(distance(c, h) <= RANGE for c in state.air_bases)
 
 
+def under_weather(b: Board, state: State, hexes: list[str]) -> list[str]:
+    """The hexes of ``hexes`` under Bad Weather, where no air unit may be placed (Optional
+    18.7, L831, L877)."""
+    from engine.games.tac.events import weather
+
+    wet = weather(b, state)
+    return [h for h in hexes if h in wet]
+
+
 def check_support(b: Board, state: State, n: int, targets: list[str]) -> None:
     """Close Support (TAC 15.1): each air unit adds 1 to an attack by ground units, all of
     a side's air units may join one attack; the defending hexes must be in range."""
@@ -48,6 +57,9 @@ def check_support(b: Board, state: State, n: int, targets: list[str]) -> None:
     left = available(b, state)
     if n > left:
         raise IllegalOrder("TAC 15.1", f"You have {left} air unit(s) left this turn, not {n}.")
+    wet = under_weather(b, state, targets)
+    if wet:
+        raise IllegalOrder("TAC 18.7", f"Bad Weather at {', '.join(wet)}: no air unit may be placed there (L831, L877).")
     far = [h for h in targets if not in_range(b, state, h)]
     if far:
         raise IllegalOrder(
@@ -66,6 +78,8 @@ def interdict(b: Board, state: State, side: str, h: str) -> Event:
         raise IllegalOrder("TAC 15.2", "You have no air unit left this turn.")
     if not in_range(b, state, h):
         raise IllegalOrder("TAC 15.0", f"{h} is beyond the 25-hex range of your air bases.")
+    if under_weather(b, state, [h]):
+        raise IllegalOrder("TAC 18.7", f"Bad Weather at {h}: no air unit may be placed there (L831, L877).")
     if all(u.id in state.interdicted for u in foes):
         raise IllegalOrder("TAC 15.2", f"The stack at {h} is already interdicted.")
     state.air_used += 1

@@ -17,8 +17,9 @@ from engine.core.events import Event
 from engine.core.hexgrid_rows import neighbours
 from engine.core.ruleset import Dice
 from engine.games.tac import combat
+from engine.games.tac import events as chits
 from engine.games.tac.board import Board
-from engine.games.tac.effort import maximum_effort, may_defend
+from engine.games.tac.effort import maximum_effort, may_defend, shift
 from engine.games.tac.movement import STACK_LIMIT
 from engine.games.tac.state import ALLIED, State, Unit, enemy
 
@@ -40,12 +41,18 @@ def start(b: Board, state: State, target: str, dice: Dice, effort: bool = False)
              "targets": list(battle["targets"]), "side": side, "foe": enemy(side),
              "stage": "loss", "due": {side: 0, enemy(side): 0}, "taken": {},
              "retreat": {side: 0, enemy(side): 0}, "moving": []}  # fmt: skip
+    marks = chits.marks_for_battle(b, state, attackers)  # the events played for it (18.7)
     attack = sum(combat.attack_factor(b, u) for u in attackers) + battle.get("air", [0])[0]
+    attack -= marks.get("cut", 0)
+    if marks.get("flak"):
+        fight["flak"] = marks["flak"]
     defence = sum(
         combat.defence_total(b, [d for d in defenders if d.hex == h], [u.hex for u in attackers])
         for h in battle["targets"]
     )
     column = combat.odds(attack, defence) if defenders and attackers else "C"
+    if marks.get("shift") and column != "C":  # Naval Support (18.7 L851)
+        column = shift(b, column, marks["shift"])
     events: list[Event] = []
     extra = 0
     if effort:
@@ -118,6 +125,10 @@ def loss_candidates(state: State, fight: dict, who: str) -> list[Unit]:
     units = _alive(state, fight["attackers"] if who == fight["side"] else fight["defenders"])
     if not units:
         return []
+    flak = fight.get("flak")
+    if flak and who == fight["side"] and not any(fight["taken"].get(u.id) for u in units):
+        if any(u.id == flak for u in units):  # Flak 88 (18.7 L897): the first step is his
+            return [u for u in units if u.id == flak]
     low = min(fight["taken"].get(u.id, 0) for u in units)
     return [u for u in units if fight["taken"].get(u.id, 0) == low]
 

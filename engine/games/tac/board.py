@@ -35,6 +35,8 @@ class Board:
         self.road = {frozenset(p) for r in self.map.roads for p in pairwise(r.hexes)}
         self.passes = list(self.map.passes)
         self.units = {u.id: u for u in self.oob.units}
+        #: the city hexes (TAC 13.3)
+        self.cities = sorted(h for h, x in self.hex.items() if "city" in x.features)
         self.west_edge = sorted(
             h for h in self.hex if int(h[2:]) == self.map.grid.first_col and self.playable(h)
         )

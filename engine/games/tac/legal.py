@@ -15,13 +15,15 @@ from collections.abc import Iterator
 from engine.core.errors import IllegalOrder
 from engine.core.hexgrid_rows import neighbours
 from engine.core.orders import MAX_WORD, Order
-from engine.games.tac import air, battle, combat, effort, movement, replace
+from engine.games.tac import air, battle, combat, effort, movement, pieces, replace
+from engine.games.tac import events as chits
 from engine.games.tac.board import Board
 from engine.games.tac.movement import FIFTHS, FUEL_EXEMPT, FUEL_FREE, enemy_zoc
 from engine.games.tac.orders import (
     Advance,
     Attack,
     Call,
+    Carry,
     Defend,
     Done,
     Eliminate,
@@ -29,6 +31,7 @@ from engine.games.tac.orders import (
     Interdict,
     Lose,
     Move,
+    Place,
     Resolve,
     Retreat,
     UnitOrder,
@@ -126,6 +129,7 @@ def _search(
     edges = _edges(b)
     blocked = foes | set(state.mines.get("closed", ()))
     mined = state.mines.get("map", {})
+    wet = chits.weather(b, state)
     began_in_zoc = start is not None and start in zoc
     best: dict[Node, int] = {}
     east = b.east_edge if side == AXIS else ()
@@ -187,6 +191,8 @@ def _search(
                     if ridge_off and locked and not road:
                         continue
                     new_locked, new_from, round_up = locked or ridge_on, None, on_road and not road
+                if wet and not road and there in wet:
+                    cost += FIFTHS  # Bad Weather (18.7 L831, L877)
                 total = (-(-spent // FIFTHS) * FIFTHS if round_up else spent) + cost
                 if not moved and start is not None and not began_in_zoc:
                     one_hex.append(there)  # 8.1.2: a unit may always move one hex
@@ -334,7 +340,8 @@ def move_orders(b: Board, state: State, full: bool = False) -> Iterator[Order]:
     laid = False
     # what a search depends on besides its start: kept between calls of one phase
     board_key = (id(b), side, frozenset(zoc), frozenset(foes), tuple(state.mines.get("closed", ())),
-                 tuple(sorted(state.mines.get("map", {}))), state.turn)  # fmt: skip
+                 tuple(sorted(state.mines.get("map", {}))), state.turn,
+                 (state.chits or {}).get("weather") and str(state.chits["weather"]))  # fmt: skip
     if _CACHE.get("key") != board_key:
         _CACHE.clear()
         _CACHE["key"] = board_key
@@ -396,7 +403,7 @@ def _tries(b: Board, state: State, side: str, order: UnitOrder) -> bool:
     from engine.games.tac import replace as r
 
     s = state.clone()
-    fn = {"replace": r.replace, "rebuild": r.rebuild, "sail": r.sail}.get(order.verb)
+    fn = {"replace": r.replace, "rebuild": r.rebuild, "sail": r.sail, "land": r.land}.get(order.verb)
     try:
         if fn is not None:
             fn(b, s, side, order.unit, _NoRoll())
@@ -409,24 +416,65 @@ def _tries(b: Board, state: State, side: str, order: UnitOrder) -> bool:
     return True
 
 
+def piece_orders(b: Board, state: State, ports: dict[str, str]) -> list[Order]:
+    """Replacement counters (TAC 10.0-10.2; RULINGS R47): one ``place`` per kind held and
+    port (for the Axis, the western edge hex of the coast road), and ``carry`` of each
+    counter on the map to a hex where a unit of its side could take it, or, while the
+    side has a unit to rebuild, to the city where it is rebuilt (10.7)."""
+    side = state.player
+    out: list[Order] = []
+    free = len(pieces.counter_ids(b, side)) - pieces.in_play(state, side)
+    held = [k for k in pieces.KINDS[side] if state.replacements.get(k, 0) > 0]
+    if free > 0 and held:
+        west = [h for h in b.west_edge if h in b.road_exits or any(b.is_road(h, n) for n in neighbours(h))]
+        hexes = sorted(h for h in ports if h not in b.west_edge) + (west or b.west_edge)[:1]
+        zoc = enemy_zoc(b, state, side)
+        for kind in held:
+            for h in hexes:
+                try:
+                    pieces.check_place(b, state, side, kind, h, ports, zoc)
+                except IllegalOrder:
+                    continue
+                out.append(Place(kind=kind, hex=h))
+    mine = pieces.on_map(state, side)
+    if not mine:
+        return out
+    key = f"{state.turn}:{state.player}"
+    wanted = {u.hex for u in state.on_map(side) if u.step > 0}
+    if any(u.side == side and u.where == "dead" and b.units[u.id].type != "hq" for u in state.units.values()):
+        wanted.add(next(h for h in b.cities if b.hex[h].name == replace.REBUILD_AT[side]))
+    for k, p in sorted(mine.items()):
+        if p.get("moved") == key:
+            continue
+        reach = pieces.destinations(b, state, k)
+        out += [Carry(piece=k, hex=h) for h in sorted(wanted & reach.keys())]
+    return out
+
+
 def phase_orders(b: Board, state: State) -> list[Order]:
     """The other orders of the Movement Phase: interdiction (15.2), replacements and
-    rebuilding (10.0, 10.7), breakdown and buildup (11.0), sailing from Tobruk (12.1)."""
+    rebuilding (10.0, 10.7), breakdown and buildup (11.0), sailing from Tobruk and
+    landing reinforcements there (12.1)."""
     side = state.player
     out: list[Order] = []
     if air.available(b, state):
         for h in sorted({u.hex for u in state.on_map(enemy(side))}):
-            if air.in_range(b, state, h) and not all(
+            if air.in_range(b, state, h) and not air.under_weather(b, state, [h]) and not all(
                 u.id in state.interdicted for u in state.at(h)
             ):
                 out.append(Interdict(hex=h))
     ports = replace.ports(b, state, side)
+    counters = {p["hex"] for p in pieces.on_map(state, side).values()}
+    out += piece_orders(b, state, ports)
+    alex = b.home_base("allied")
+    # reinforcements may land at Tobruk instead (12.1; RULINGS R46)
+    tobruk_open = any(x.name == "Tobruk" for x in (b.hex[h] for h in ports))
     for u in sorted(state.units.values(), key=lambda u: u.id):
         if u.side != side:
             continue
         x = b.units[u.id]
         tries = []
-        if u.where == "map" and u.step > 0 and u.hex in ports:
+        if u.where == "map" and u.step > 0 and (u.hex in ports or u.hex in counters):
             tries.append("replace")
         if u.where == "dead" and x.type != "hq":
             tries.append("rebuild")
@@ -440,6 +488,10 @@ def phase_orders(b: Board, state: State) -> list[Order]:
             tries.append("buildup")
         if u.where == "map" and b.name(u.hex).endswith("(Tobruk)") and u.id not in state.moved:
             tries.append("sail")
+        if tobruk_open and state.landing.get(u.id) == state.turn and (
+            u.where in ("held", "tripoli") or u.where == "map" and u.hex == alex
+        ):
+            tries.append("land")
         for verb in tries:
             o = UnitOrder(verb=verb, unit=u.id)
             if _tries(b, state, side, o):
@@ -455,9 +507,14 @@ def orders(b: Board, state: State, role: str | None, prompt_role: str | None) ->
         return [First(side="allied"), First(side="axis")]
     if state.phase == "mines":
         return [Call(), Done()]
+    if state.phase == "withdraw":  # the engine's own choice first (RULINGS R45)
+        c = state.withdrawal["choice"]
+        return [UnitOrder(verb=c["kind"], unit=u) for u in c["options"]]
     if state.phase == "overstack":
         bad = movement.overstacked(b, state, state.player)
-        return [Eliminate(unit=u.id) for u in state.on_map(state.player) if u.hex in bad]
+        out = [Eliminate(unit=u.id) for u in state.on_map(state.player) if u.hex in bad]
+        return out + [Eliminate(unit=k) for k, p in sorted(pieces.on_map(state, state.player).items())
+                      if p["hex"] in bad]  # fmt: skip
     if state.phase == "move":
         return [*move_orders(b, state), *phase_orders(b, state), Done()]
     if state.phase == "resolve":

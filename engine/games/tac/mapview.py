@@ -26,6 +26,7 @@ from engine.core.view import (
     MarkerView,
     SideView,
     StackView,
+    TrackView,
 )
 from engine.games.tac.board import Board
 from engine.games.tac.pack import step_values
@@ -65,6 +66,34 @@ def counter(b: Board, unit_id: str, step: int, strategic: bool = False) -> Count
     )
 
 
+def replacement_counter(pid: str, kind: str) -> CounterView:
+    """A replacement counter (Repl 0-7, TAC 10.2 L555, 5.1.1), in its nationality's colour."""
+    side = ALLIED if kind.startswith("allied") else ("german" if "german" in kind else "italian")
+    what = "armour" if kind.endswith("armour") else "infantry"
+    return CounterView(id=pid, side=side, kind="unit", name=f"Repl ({what})", symbol="replacement",
+                       combat=0, move=7)  # fmt: skip
+
+
+def tracks(b: Board, s: State) -> list[TrackView]:
+    """The Turn Record Track (TAC 6.0, 17.0: fifty half-month turns; the Segment of the
+    Axis table under the first turn of each month, 10.3 L559) and the Axis Fuel Track
+    (14.0 L643-651), with their markers where the state puts them."""
+    turns = sorted(b.turns)
+    fuel = b.tables.fuel_track
+    return [
+        TrackView(
+            id="turns", title="Turn Record Track", spaces=[str(t) for t in turns],
+            at=turns.index(s.turn) if s.turn in b.turns else None,
+            marks={i: b.turns[t].segment for i, t in enumerate(turns) if b.turns[t].segment},
+        ),
+        TrackView(
+            id="fuel", title="Axis Fuel Track (14.0)",
+            spaces=[str(n) for n in range(fuel.min, fuel.max + 1)],
+            at=s.fuel - fuel.min if fuel.min <= s.fuel <= fuel.max else None,
+        ),
+    ]  # fmt: skip
+
+
 def map_view(state: State, role: str | None, board: Board | None = None) -> HexMapView:
     """What ``role`` (``allied``, ``axis`` or None for the public) sees, as a map."""
     from engine.games.tac.rules import PHASE_NAMES, TheAfricanCampaign
@@ -75,12 +104,19 @@ def map_view(state: State, role: str | None, board: Board | None = None) -> HexM
     for u in sorted(s.units.values(), key=lambda u: u.id):
         if u.where == "map" and u.hex is not None:
             by_hex.setdefault(u.hex, []).append(u.id)
+    # replacement counters (TAC 10.1, 10.2; RULINGS R47) stand under the units of their hex
+    extra: dict[str, list[CounterView]] = {}
+    for k, p in sorted(getattr(s, "pieces", {}).items()):
+        if p["hex"] is not None:
+            extra.setdefault(p["hex"], []).append(replacement_counter(k, p["kind"]))
     stacks = []
-    for h, ids in sorted(by_hex.items()):
+    for h in sorted(set(by_hex) | set(extra)):
+        ids = by_hex.get(h, [])
         # the strongest on top, as players stack them
         ids.sort(key=lambda i: (-step_values(b.units[i].steps[s.units[i].step])[0], i))
-        faces = [counter(b, i, s.units[i].step, i in s.strategic) for i in ids]
-        stacks.append(StackView(hex=h, side=s.units[ids[0]].side, counters=faces, count=len(faces)))
+        faces = [counter(b, i, s.units[i].step, i in s.strategic) for i in ids] + extra.get(h, [])
+        owner = s.units[ids[0]].side if ids else (ALLIED if faces[0].side == ALLIED else AXIS)
+        stacks.append(StackView(hex=h, side=owner, counters=faces, count=len(faces)))
     boxes = []
     for where, title, side in (
         ("tripoli", "Tripoli (Axis Home Base, 12.3)", AXIS),
@@ -95,6 +131,10 @@ def map_view(state: State, role: str | None, board: Board | None = None) -> HexM
                 id=where, title=title, side=side,
                 counters=[counter(b, u.id, u.step) for u in units],
             ))  # fmt: skip
+    sea = [replacement_counter(k, p["kind"]) for k, p in sorted(getattr(s, "pieces", {}).items())
+           if p["hex"] is None]  # fmt: skip
+    if sea:
+        boxes.append(BoxView(id="at_sea", title="Replacements delayed at sea (12.1, 12.2)", counters=sea))
     arrows = []
     # the attacks declared (TAC 9.0 procedure) and the one being resolved
     for battle in [*s.battles, *([s.fight] if s.fight else [])]:
@@ -130,6 +170,7 @@ def map_view(state: State, role: str | None, board: Board | None = None) -> HexM
         if got:
             notes.append(f"Replacements held: {got}.")
     return HexMapView(
+        tracks=tracks(b, s),
         game="tac",
         viewer=role,
         title="The African Campaign",
@@ -137,7 +178,7 @@ def map_view(state: State, role: str | None, board: Board | None = None) -> HexM
         turn_label=b.turns[s.turn].date if s.turn in b.turns else "",
         phase=f"{SIDE_NAMES.get(s.player, s.player)} {PHASE_NAMES.get(s.phase, s.phase.capitalize() + ' Phase')}",
         active_role=prompt.role,
-        prompt=prompt.text,
+        prompt=prompt.text_for(role),  # the public version where it names hidden chits (18.7)
         sides=[SideView(id=ALLIED, name="Allied"), SideView(id=AXIS, name="Axis")],
         stacks=stacks,
         boxes=boxes,

@@ -67,6 +67,16 @@ class Walker:
     mined: str | None = None
     exited: bool = False
     _zoc: set[str] | None = None
+    _wet: set[str] | None = None
+
+    @property
+    def wet(self) -> set[str]:
+        """The hexes under Bad Weather (Optional 18.7, L831, L877)."""
+        if self._wet is None:
+            from engine.games.tac.events import weather
+
+            self._wet = weather(self.b, self.state)
+        return self._wet
 
     def zoc(self) -> set[str]:
         if self._zoc is None:
@@ -140,6 +150,8 @@ class Walker:
                 cost = FIFTHS
             else:
                 cost = int(round((b.tables.terrain[b.terrain(there)].mp or 0) * FIFTHS))
+            if not road and there in self.wet:
+                cost += FIFTHS  # Bad Weather (18.7 L831, L877): +1 MP off the roads
             ridge_here, ridge_there = b.terrain(here) == "ridge", b.terrain(there) == "ridge"
             if ridge_here and not ridge_there and self.locked and not road and not leaving_pass:
                 raise IllegalOrder(
@@ -478,8 +490,11 @@ def reentry_hexes(b: Board, state: State) -> list[str]:
 
 
 def overstacked(b: Board, state: State, side: str) -> dict[str, float]:
-    """Hexes where ``side`` has more than two divisions (TAC 5.1.1), with their load."""
-    load: dict[str, float] = {}
+    """Hexes where ``side`` has more than two divisions (TAC 5.1.1), with their load;
+    replacement counters count half a division (5.1.1, :mod:`engine.games.tac.pieces`)."""
+    from engine.games.tac.pieces import load as piece_load
+
+    load: dict[str, float] = piece_load(state, side) if state.pieces else {}
     for u in state.on_map(side):
         load[u.hex] = load.get(u.hex, 0.0) + b.stacking(u.id)
     return {h: v for h, v in sorted(load.items()) if v > STACK_LIMIT}

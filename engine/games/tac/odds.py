@@ -100,3 +100,79 @@ def attack_odds(
     column = combat.odds(attack, defence)
     modifier = 2 if side == ALLIED and state.turn <= 2 else 0
     return AttackOdds(attack, defence, column, modifier, tuple(column_odds(b, column, modifier)))
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """The strengths of a proposed attack worked out from its units and the defender's
+    hex (TAC 9.0 procedure L463-467, 9.1 L471-475, 9.4 L487, 9.5 L489): ``attack`` and
+    ``defence`` are the plain sums of the factors, ``ridge`` and ``fort`` say whether the
+    defence is doubled; ``detail`` names each unit and its factor."""
+
+    attack: int
+    defence: int
+    ridge: bool
+    fort: bool
+    detail: str
+
+
+def _step(b: Board, uid: str, factors: str | None) -> int:
+    if uid not in b.units:
+        raise IllegalOrder("TAC 9.1", f"There is no unit {uid!r} in the order of battle (ids as ge_21pz, uk_7armd).")
+    steps = b.units[uid].steps
+    if factors is None:
+        return 0
+    if factors not in steps:
+        raise IllegalOrder("TAC 9.1", f"{uid} has no step {factors!r}; its steps are {', '.join(steps)}.")
+    return steps.index(factors)
+
+
+def proposal(
+    b: Board,
+    attackers: list[tuple[str, str | None, str | None]],
+    where: str,
+    defenders: list[tuple[str, str | None]],
+) -> Proposal:
+    """The strengths of ``attackers`` (unit id, step as printed or None for full strength,
+    the hex it attacks from or None) against ``defenders`` (unit id, step) in the hex
+    ``where``, with no game in play (issue 12, "Odds before you attack"): each unit's attack
+    or defence factor at its step (9.1: Flak attacks with its left number and defends with
+    its middle one); the defence doubled on a ridge unless an attacker stands on a plateau
+    (9.4) and again in a fort (9.5; RULINGS R12). Attackers given a hex must be next to
+    ``where``, not across a prohibited hexside (8.2.7; RULINGS R15). Bad input raises
+    :class:`IllegalOrder` naming the rule; nothing else is checked (stacking, supply)."""
+    if not attackers or not defenders:
+        raise IllegalOrder("TAC 9.0", "Name at least one attacking and one defending unit.")
+    if not b.playable(where):
+        raise IllegalOrder("TAC 9.0", f"{where!r} is not a hex of the playing area (four digits, as 1128).")
+    ids = [a[0] for a in attackers] + [d[0] for d in defenders]
+    twice = sorted({u for u in ids if ids.count(u) > 1})
+    if twice:
+        raise IllegalOrder("TAC 9.0", f"{', '.join(twice)} is named more than once.")
+    a_steps = [_step(b, uid, f) for uid, f, _ in attackers]
+    d_steps = [_step(b, uid, f) for uid, f in defenders]
+    side = b.units[attackers[0][0]].side
+    wrong = [uid for uid, _, _ in attackers if b.units[uid].side != side]
+    wrong += [uid for uid, _ in defenders if b.units[uid].side == side]
+    if wrong:
+        raise IllegalOrder("TAC 9.0", f"The attackers must all be of one side and the defenders of the other: "
+                                      f"{', '.join(wrong)} is not.")  # fmt: skip
+    for uid, _, h in attackers:
+        if h is None:
+            continue
+        if not b.playable(h) or where not in neighbours(h):
+            raise IllegalOrder("TAC 9.0", f"{uid} at {h} is not next to {where}.")
+        if not b.crossable(h, where):
+            raise IllegalOrder("TAC 8.2.7", f"{uid} at {h} attacks across a prohibited hexside into {where}.")
+    attack = sum(b.values(uid, st)[0] for (uid, _, _), st in zip(attackers, a_steps, strict=True))
+    defence = sum(b.values(uid, st)[1] for (uid, _), st in zip(defenders, d_steps, strict=True))
+    on_plateau = any(h is not None and b.terrain(h) == "plateau" for _, _, h in attackers)
+    ridge = b.terrain(where) == "ridge" and not on_plateau
+    fort = b.has(where, "fort")
+    a_text = ", ".join(f"{b.units[uid].name} {b.units[uid].steps[st]}" + (f" at {h}" if h else "")
+                       for (uid, _, h), st in zip(attackers, a_steps, strict=True))  # fmt: skip
+    d_text = ", ".join(f"{b.units[uid].name} {b.units[uid].steps[st]}"
+                       for (uid, _), st in zip(defenders, d_steps, strict=True))  # fmt: skip
+    terrain = b.terrain(where) + (", fort" if fort else "")
+    detail = f"{a_text} against {d_text} in {b.name(where)} ({terrain})"
+    return Proposal(attack, defence, ridge, fort, detail)

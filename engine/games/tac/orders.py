@@ -14,7 +14,15 @@ In a move path: ``-<unit>[,<unit>]`` drops units off where the stack stands (8.2
 ``+<n>``) adds n air units in Close Support (15.1).
 ``call``: call for a minefield (16.0); ``interdict <hex>`` (15.2); ``replace <unit>``
 (10.0); ``rebuild <unit>`` (10.7); ``breakdown <division>``, ``buildup <division>``
-(11.0); ``sail <unit>`` from Tobruk (12.1); ``first allied|axis`` (18.2).
+(11.0); ``sail <unit>`` from Tobruk (12.1); ``land <unit>``: a reinforcement lands at
+Tobruk instead of its Home Base (12.1); ``first allied|axis`` (18.2). In the Allied
+Reinforcement Phase: ``donor <division>`` (7.3), ``substitute <unit>`` (7.4);
+``standing withdraw ask|engine`` whether the Allied player is asked for them.
+``place <kind> <hex>``: a replacement held off the map lands at a port (10.1, 12.0);
+``carry <counter> <hex>``: a replacement counter moves (10.0, 10.2).
+``play <event> [<hex or unit>]``: play an event chit (18.7); ``reroll [<n>]``: use the
+Tactical Advantage (18.3); ``standing events|advantage ask|pass``: whether to be asked
+for them.
 """
 
 from __future__ import annotations
@@ -55,9 +63,41 @@ class Attack(Order):
 class UnitOrder(Order):
     """An order about one unit: replace, rebuild, breakdown, buildup, sail."""
 
-    verb: Literal["replace", "rebuild", "breakdown", "buildup", "sail"]
+    verb: Literal["replace", "rebuild", "breakdown", "buildup", "sail", "land", "donor", "substitute"]
     unit: str
     text_fields: ClassVar[tuple[str, ...]] = ("unit",)
+
+
+class Place(Order):
+    """Land a replacement held off the map at a port (TAC 10.1, 12.0-12.3)."""
+
+    verb: Literal["place"] = "place"
+    kind: str
+    hex: str
+    text_fields: ClassVar[tuple[str, ...]] = ("kind", "hex")
+
+
+class Carry(Order):
+    """Move a replacement counter on the map (TAC 10.0 procedure, 8.0)."""
+
+    verb: Literal["carry"] = "carry"
+    piece: str
+    hex: str
+    text_fields: ClassVar[tuple[str, ...]] = ("piece", "hex")
+
+
+class Standing(Order):
+    """A standing order (ARCHITECTURE: Asynchronous play): ``standing withdraw ask`` (the
+    Allied player is asked for the donor of 7.3 and the substitute of 7.4) or
+    ``standing withdraw engine`` (the engine chooses as RULINGS R40 and R41 say);
+    ``standing events ask|pass`` and ``standing advantage ask|pass`` (Optional 18.7, 18.3):
+    whether the player is asked at the moments he may play an event chit or use the
+    Tactical Advantage (RULINGS R73)."""
+
+    verb: Literal["standing"] = "standing"
+    topic: Literal["withdraw", "events", "advantage"]
+    value: Literal["ask", "engine", "pass"]
+    text_fields: ClassVar[tuple[str, ...]] = ("topic", "value")
 
 
 class Interdict(Order):
@@ -126,6 +166,25 @@ class Done(Order):
     verb: Literal["done"] = "done"
 
 
+class Play(Order):
+    """Play an event chit (Optional 18.7): ``play <event> [<hex or unit>]``, the event
+    written as in :func:`engine.games.tac.events.slug` (``play malta-convoy``)."""
+
+    verb: Literal["play"] = "play"
+    event: str
+    arg: str | None = None
+    text_fields: ClassVar[tuple[str, ...]] = ("event", "arg")
+
+
+class Reroll(Order):
+    """Use the Tactical Advantage (Optional 18.3): ``reroll [<n>]`` rolls the n-th die of the
+    last order again (the last die when n is left out)."""
+
+    verb: Literal["reroll"] = "reroll"
+    n: int | None = None
+    text_fields: ClassVar[tuple[str, ...]] = ("n",)
+
+
 MODELS: dict[str, type[Order]] = {
     "move": Move,
     "strategic": Move,
@@ -141,10 +200,18 @@ MODELS: dict[str, type[Order]] = {
     "breakdown": UnitOrder,
     "buildup": UnitOrder,
     "sail": UnitOrder,
+    "land": UnitOrder,
+    "donor": UnitOrder,
+    "substitute": UnitOrder,
+    "standing": Standing,
+    "place": Place,
+    "carry": Carry,
     "interdict": Interdict,
     "call": Call,
     "defend": Defend,
     "first": First,
+    "play": Play,
+    "reroll": Reroll,
 }
 
 
@@ -175,7 +242,22 @@ def parse_order(text: str) -> Order:
         if len(words) > 1:
             raise _refuse("'call' takes nothing after it.")
         return Call()
-    if verb in ("replace", "rebuild", "breakdown", "buildup", "sail"):
+    if verb in ("place", "carry"):
+        if len(words) != 3:
+            example = "place allied_infantry 1476" if verb == "place" else "carry rp_allied_1 1475"
+            raise _refuse(f"'{verb}' names the {'kind' if verb == 'place' else 'counter'} and one hex: {example}.")
+        if verb == "place":
+            return Place(kind=words[1].lower(), hex=_hex(words[2]))
+        return Carry(piece=words[1].lower(), hex=_hex(words[2]))
+    if verb == "standing" and len(words) == 3 and words[1].lower() in ("events", "advantage"):
+        if words[2].lower() not in ("ask", "pass"):
+            raise _refuse(f"'standing {words[1].lower()}' is followed by ask or pass (18.7, 18.3).")
+        return Standing(topic=words[1].lower(), value=words[2].lower())
+    if verb == "standing":
+        if len(words) != 3 or words[1].lower() != "withdraw" or words[2].lower() not in ("ask", "engine"):
+            raise _refuse("A standing order is 'standing withdraw ask' or 'standing withdraw engine' (7.3, 7.4).")
+        return Standing(topic="withdraw", value=words[2].lower())
+    if verb in ("replace", "rebuild", "breakdown", "buildup", "sail", "land", "donor", "substitute"):
         if len(words) != 2:
             raise _refuse(f"'{verb}' names exactly one unit.")
         return UnitOrder(verb=verb, unit=words[1].lower())
@@ -183,6 +265,14 @@ def parse_order(text: str) -> Order:
         if len(words) != 2:
             raise _refuse("'interdict' names the hex of the enemy stack: interdict 1127.")
         return Interdict(hex=_hex(words[1]))
+    if verb == "play":
+        if not 2 <= len(words) <= 3 or not words[1].isascii():
+            raise _refuse("'play' names the event and, for some, a hex or unit: play bad-weather 1127.")
+        return Play(event=words[1].lower(), arg=words[2].lower() if len(words) == 3 else None)
+    if verb == "reroll":
+        if len(words) > 2 or len(words) == 2 and not (words[1].isascii() and words[1].isdigit() and len(words[1]) <= 2):
+            raise _refuse("'reroll' takes the number of the roll, or nothing for the last: reroll 1.")
+        return Reroll(n=int(words[1]) if len(words) == 2 else None)
     if verb == "first":
         if len(words) != 2 or words[1].lower() not in ("allied", "axis"):
             raise _refuse("'first' names the side to move first: first allied, first axis.")

@@ -2,8 +2,9 @@
 (TAC 10.0-10.8 L541-573, 11.1-11.5 L575-603, 12.1-12.2 L613-615): orders of the Movement
 Phase.
 
-Replacement counters are kept as counts per kind in ``state.replacements`` (RULINGS
-R27): a unit takes one where a counter lands, at a port its side may use.
+Replacements held off the map are counts per kind in ``state.replacements`` (RULINGS
+R27); the counters that carry them on the map are :mod:`engine.games.tac.pieces` (R47): a
+unit takes one standing in its hex, or one landing where it stands at a port.
 """
 
 from __future__ import annotations
@@ -93,11 +94,22 @@ def replace(b: Board, state: State, side: str, uid: str, dice: Dice) -> list[Eve
         raise IllegalOrder(
             "TAC 10.0", f"{uid} is in an enemy zone of control and may not take a replacement."
         )
+    armour = u.step - 1 < b.units[uid].armour_steps
+    # a replacement counter standing in the unit's hex (10.0 procedure; RULINGS R47)
+    from engine.games.tac import pieces
+
+    used = pieces.take(state, u.hex, kinds(b, uid, armour), side) if state.pieces else None
+    if used is not None:
+        u.step -= 1
+        state.replaced.add(uid)
+        state.moved.add(uid)
+        return [Event(kind="replace", text=f"{b.units[uid].name} takes the {used.replace('_', ' ')} replacement in its hex: "
+                                           f"now {b.units[uid].steps[u.step]} (10.0).")]  # fmt: skip
     landing = ports(b, state, side)
     if u.hex not in landing:
-        raise IllegalOrder("TAC 10.0", f"Replacements land at ports (7.1, 12.0); {uid} at {u.hex} is not at one.",
+        raise IllegalOrder("TAC 10.0", f"Replacements land at ports (7.1, 12.0); {uid} at {u.hex} is not at one "
+                                       "and no replacement counter of the right kind stands with it.",
                            f"Open: {', '.join(sorted(set(landing.values())))}.")  # fmt: skip
-    armour = u.step - 1 < b.units[uid].armour_steps
     have = [k for k in kinds(b, uid, armour) if state.replacements.get(k, 0) > 0]
     if not have:
         need = (
@@ -153,12 +165,18 @@ def rebuild(b: Board, state: State, side: str, uid: str, dice: Dice) -> list[Eve
             "No Allied replacements arrive at Alexandria while Axis units are off the eastern edge.",
         )
     pools = kinds(b, uid, False)
-    if sum(state.replacements.get(k, 0) for k in pools) < REBUILD_COST:
+    from engine.games.tac import pieces
+
+    here = [k for k in pieces.kinds_at(state, city, side) if k in pools]
+    if len(here) + sum(state.replacements.get(k, 0) for k in pools) < REBUILD_COST:
         raise IllegalOrder(
             "TAC 10.7",
             f"Rebuilding {uid} takes {REBUILD_COST} replacements of its nationality (10.4).",
         )
     owed = REBUILD_COST
+    # the counters standing in the city first (RULINGS R47), then those held off the map
+    while owed and pieces.take(state, city, pools, side) is not None:
+        owed -= 1
     for k in pools:
         n = min(owed, state.replacements.get(k, 0))
         state.replacements[k] = state.replacements.get(k, 0) - n
@@ -329,10 +347,55 @@ def sail(b: Board, state: State, side: str, uid: str, dice: Dice) -> list[Event]
     ]
 
 
+def land(b: Board, state: State, side: str, uid: str, dice: Dice) -> list[Event]:
+    """A reinforcement lands at Tobruk instead of its Home Base (TAC 7.1 L331, 12.0 L609,
+    12.1 L613; RULINGS R8, R46): a unit that arrived this turn at Alexandria (or is held
+    off it, 7.5) or at Tripoli, and has not moved, sails to Tobruk when its side
+    controls it. On 1-3 it lands and may move this phase; on 4-5 it is delayed, stays at
+    its Home Base without moving and may try again next turn; on 6 it loses a step and
+    lands (lost at sea on its last step). Benghazi takes replacements only (12.2)."""
+    u = _mine(state, side, uid)
+    tobruk = next(h for h, x in b.hex.items() if x.name == "Tobruk")
+    alex = b.home_base(ALLIED)
+    at_home = (
+        u.where == "held"
+        or (side == ALLIED and u.where == "map" and u.hex == alex)
+        or (side == AXIS and u.where == "tripoli")
+    )
+    fresh = state.landing.get(uid) == state.turn
+    if b.units[uid].type == "replacement" or not at_home or not fresh or uid in state.moved:
+        raise IllegalOrder(
+            "TAC 12.1",
+            f"{uid} is not a reinforcement waiting at its Home Base this turn; only those land at Tobruk.",
+        )
+    if not supply.controls(b, state, side, tobruk):
+        raise IllegalOrder("TAC 12.1", "Only the side that controls Tobruk may land units there.")
+    roll, fate = _port_roll(b, "Tobruk", dice, f"{uid} lands")
+    name = b.units[uid].name
+    if fate == "delayed":
+        state.landing[uid] = state.turn + 1
+        state.moved.add(uid)
+        return [Event(kind="land", text=f"{name} is delayed at sea off Tobruk (roll {roll}); it may try again "
+                                        "next turn (12.1).")]  # fmt: skip
+    state.landing.pop(uid, None)
+    text = f"{name} lands at Tobruk (roll {roll}"
+    if fate == "sunk":
+        if u.step + 1 >= len(b.units[uid].steps):
+            u.where, u.hex = "dead", None
+            return [Event(kind="land", text=f"{name} is lost at sea off Tobruk (roll {roll}, 12.1).")]
+        u.step += 1
+        text += f", losing a step: {b.units[uid].steps[u.step]}"
+    u.where, u.hex, u.arrived = "map", tobruk, state.turn
+    return [Event(kind="land", text=text + "; it may move this phase, 12.1).")]
+
+
 def cap_pool(b: Board, state: State) -> list[Event]:
-    """Replacements beyond the side's replacement counters are lost (TAC 10.1; RULINGS R27)."""
+    """Replacements beyond the side's replacement counters are lost (TAC 10.1; RULINGS
+    R27): the counters already in play carry their own (RULINGS R47)."""
     side = state.player
-    limit = b.oob.counter_mix.replacement_counters[side]
+    from engine.games.tac import pieces
+
+    limit = b.oob.counter_mix.replacement_counters[side] - pieces.in_play(state, side)
     keys = sorted(k for k in state.replacements if k.startswith(side))
     total = sum(state.replacements[k] for k in keys)
     lost = 0

@@ -3,11 +3,13 @@ the sequence of play (6.1) as prompts, reinforcements, withdrawals and fuel (7.0
 minefields (16.0), the Movement Phase (4.0, 5.0, 8.0) with overruns (8.4), exits (8.6),
 air units (15.0), replacements and breakdowns (10.0, 11.0) and ports (12.0), the Combat
 Phase (9.0-9.10), the Supply Check Phase (13.0), victory (3.0) and the optional rules
-18.1, 18.2, 18.4-18.6. What is still missing is listed at the end of RULINGS.md.
+18.1-18.7 (Tactical Advantage in :mod:`.tactical`, Event Chits in :mod:`.events`). What
+is still missing is listed at the end of RULINGS.md.
 
 Units are open to both sides (5.0: stacks may be inspected at any time); the minefield
 counters are the secret: a side sees the values in its own hand only, and nobody sees a
-laid counter's value until it is set off (16.0).
+laid counter's value until it is set off (16.0); so are the event chits in a hand, seen by
+their holder only until played (18.7.1).
 """
 
 from __future__ import annotations
@@ -27,16 +29,20 @@ from engine.games.tac import (
     legal,
     mines,
     movement,
+    pieces,
     replace,
     supply,
+    tactical,
     turn,
     victory,
 )
+from engine.games.tac import events as chits
 from engine.games.tac.board import Board
 from engine.games.tac.orders import (
     Advance,
     Attack,
     Call,
+    Carry,
     Defend,
     Done,
     Eliminate,
@@ -44,8 +50,12 @@ from engine.games.tac.orders import (
     Interdict,
     Lose,
     Move,
+    Place,
+    Play,
+    Reroll,
     Resolve,
     Retreat,
+    Standing,
     UnitOrder,
     load_order,
     parse_order,
@@ -57,10 +67,11 @@ SIDE_NAME = {ALLIED: "Allied", AXIS: "Axis"}
 OPTIONS = {"18.1": "Friendly Units and Retreats", "18.2": "Initiative", "18.3": "Tactical Advantage",
            "18.4": "Maximum Effort", "18.5": "Determined Defense", "18.6": "Bonus Minefield Markers",
            "18.7": "Event Chits"}  # fmt: skip
-IMPLEMENTED = {"18.1", "18.2", "18.4", "18.5", "18.6"}
+IMPLEMENTED = {"18.1", "18.2", "18.3", "18.4", "18.5", "18.6", "18.7"}
 PHASE_NAMES = {
     "initiative": "Initiative Determination Phase (6.1 A, 18.2)",
     "mines": "Minefield Placement Phase (6.1 2, 16.0)",
+    "withdraw": "Allied Reinforcement Phase: withdrawals (6.1 B1, 7.3, 7.4)",
     "move": "Movement Phase (6.1 3)",
     "overstack": "end of the Movement Phase: overstacked (5.1.2)",
     "combat": "Combat Phase (6.1 4)",
@@ -114,7 +125,13 @@ class TheAfricanCampaign:
             )
         s = State(scenario=scenario, options=dict(options), pack_version=b.version,
                   fuel=b.tables.fuel_track.start, phase="reinforce")  # fmt: skip
+        if options.get("18.7") and not options.get("18.6"):
+            raise IllegalOrder("TAC 18.6.2", "Event Chits (18.7) are played with the Bonus Minefield Markers (18.6) on.")
         s.mines = mines.initial(b, bool(options.get("18.6")))
+        if options.get("18.7"):
+            chits.initial(b, s, dice)
+        if options.get("18.3"):
+            s.advantage = tactical.initial()
         s.units = {x.id: Unit(x.id, x.side) for x in b.oob.units}
         s.control = {h: x.control for h, x in b.hex.items() if x.control}
         turn.first_fit_setup(b, s)
@@ -141,11 +158,21 @@ class TheAfricanCampaign:
         base = {"turn": s.turn, "phase": s.phase}
         if s.phase == "over":
             return Prompt(role=None, kind="over", text=f"The game is over. {s.result_text}", **base)
+        holder = tactical.window(s)
+        if holder is not None:
+            mine, public = tactical.prompt_text(s)
+            return Prompt(role=holder, kind="advantage", verbs=["reroll", "done", "standing"], text=mine, public=public, **base)
+        w = chits.window(b, s)
+        if w is not None:
+            mine, public = chits.window_prompt(b, s, w)
+            return Prompt(role=w[0], kind="chits", verbs=["play", "done", "standing"], text=mine, public=public, **base)
         name = SIDE_NAME[s.player]
         date = b.turns[s.turn].date
         if s.phase == "initiative":
             return Prompt(role=AXIS, kind="initiative", verbs=["first"], **base,
                           text=f"Turn {s.turn}: Initiative 7, the Axis chooses who goes first (18.2.1): first allied or first axis.")  # fmt: skip
+        if s.phase == "withdraw":
+            return self._withdraw_prompt(s, base)
         if s.phase == "mines":
             return Prompt(role=s.player, kind="mines", verbs=["call", "done"], **base,
                           text=f"Turn {s.turn}, {name} Minefield Placement Phase: call for a minefield, or done (16.0).")  # fmt: skip
@@ -154,7 +181,7 @@ class TheAfricanCampaign:
             left = air.available(b, s)
             extra += f" Air units: {left}." if left else ""
             return Prompt(role=s.player, kind="move", **base,
-                          verbs=["move", "strategic", "interdict", "replace", "rebuild", "breakdown", "buildup", "sail", "done"],
+                          verbs=["move", "strategic", "interdict", "replace", "rebuild", "breakdown", "buildup", "sail", "land", "place", "carry", "standing", "done"],
                           text=f"Turn {s.turn} ({date}), {name} Movement Phase: move units, then done.{extra}")  # fmt: skip
         if s.phase == "overstack":
             hexes = ", ".join(movement.overstacked(b, s, s.player))
@@ -171,6 +198,21 @@ class TheAfricanCampaign:
         return Prompt(role=s.player, kind="combat", verbs=["attack", "done"], **base,
                       text=f"Turn {s.turn}, {name} Combat Phase: declare attacks (9.0), then done "
                            f"to resolve them.{todo}")  # fmt: skip
+
+    def _withdraw_prompt(self, s: State, base: dict[str, Any]) -> Prompt:
+        """The Allied choice of a donor (TAC 7.3) or a substitute (7.4) for a withdrawal
+        (RULINGS R45); the engine's own choice is listed first."""
+        b = self.board
+        c = s.withdrawal["choice"]
+        uid, names = c["unit"], ", ".join(c["options"])
+        if c["kind"] == "donor":
+            text = (f"Turn {s.turn}: {b.units[uid].name} must withdraw at strength and no replacements are left: "
+                    f"choose the division that gives a step (7.3): donor <unit>, from {names}.")
+        else:
+            text = (f"Turn {s.turn}: {b.units[uid].name} cannot withdraw (destroyed, surrounded or off the map): "
+                    f"choose the unit that withdraws in its place (7.4): substitute <unit>, from {names}.")
+        text += " ('standing withdraw engine' lets the engine choose from now on.)"
+        return Prompt(role=ALLIED, kind="withdraw", verbs=[c["kind"], "standing"], text=text, **base)  # fmt: skip
 
     def _battle_prompt(self, s: State, base: dict[str, Any]) -> Prompt:
         """The decisions of resolving attacks (TAC 9.0 procedure, 9.8, 9.9, 9.10)."""
@@ -200,7 +242,16 @@ class TheAfricanCampaign:
     def legal_orders(self, state: State, role: str | None = None) -> list[Order]:
         """The orders open now (:mod:`engine.games.tac.legal`): in the Movement Phase one
         move per reachable destination of each unit and stack, not every path."""
-        return legal.orders(self.board, state, role, self.prompt(state).role)
+        b, p = self.board, self.prompt(state)
+        if p.role is None or (role is not None and role != p.role):
+            return []
+        if p.kind == "advantage":
+            return [*(Reroll(n=n) for n in tactical.choices(state)), Done()]
+        plays = [Play(event=ev, arg=a) for chit, ev in dict.fromkeys(chits.playable(b, state, p.role))
+                 for a in chits.args_for(b, state, p.role, ev)]  # fmt: skip
+        if p.kind == "chits":
+            return [*plays, Done()]
+        return legal.orders(b, state, role, p.role) + plays
 
     def parse_order(self, text: str) -> Order:
         return parse_order(text)
@@ -211,13 +262,73 @@ class TheAfricanCampaign:
     # -- applying an order ---------------------------------------------------------------
 
     def apply(self, state: State, role: str, order: Order, dice: Dice) -> tuple[State, list[Event]]:
+        """Apply ``order``; with Tactical Advantage (18.3) the dice are watched, and after
+        an order that rolled one the holder may have it rolled again."""
+        holder = tactical.window(state)
+        if holder is not None and role == holder and isinstance(order, Standing) and order.topic != "withdraw":
+            s = state.clone()
+            return s.canonical(), self._option_standing(s, role, order)
+        if holder is not None:
+            if role != holder or not isinstance(order, (Reroll, Done)):
+                raise IllegalOrder("TAC 18.3.2", f"The {SIDE_NAME[holder]} player is deciding on the Tactical Advantage; "
+                                   "only reroll or done is taken now.")  # fmt: skip
+            if isinstance(order, Done):
+                s = state.clone()
+                return s.canonical(), tactical.decline(s)
+            return tactical.reroll(self, state, role, order.n, dice)
+        if isinstance(order, Reroll):
+            raise IllegalOrder("TAC 18.3.2", "There is no die roll to roll again now: the Tactical Advantage "
+                               "is used just after an order that rolled one, by the player holding it.")  # fmt: skip
+        rec = tactical.Recorder(dice) if tactical.on(state) else None
+        s, events = self._apply(state, role, order, rec or dice)
+        if rec is not None:
+            tactical.after(state, s, role, order, rec)
+        return s, events
+
+    def _apply(self, state: State, role: str, order: Order, dice: Dice) -> tuple[State, list[Event]]:
         p = self.prompt(state)
-        check_turn(p, role, order.verb, sequence_rule="TAC 6.1", end_rule="TAC 3.0",
-                   step=PHASE_NAMES.get(state.phase, state.phase), role_name=SIDE_NAME.get)  # fmt: skip
+        if isinstance(order, Play) and p.role != role:
+            raise IllegalOrder("TAC 18.7", "An event chit is played when the decision is yours; it is "
+                               f"the {SIDE_NAME.get(p.role, 'other')} player's now.")  # fmt: skip
+        if not isinstance(order, Play):
+            check_turn(p, role, order.verb, sequence_rule="TAC 6.1", end_rule="TAC 3.0",
+                       step=PHASE_NAMES.get(state.phase, state.phase), role_name=SIDE_NAME.get)  # fmt: skip
         s = state.clone()
         b = self.board
-        if isinstance(order, Move):
+        if isinstance(dice, tactical.Recorder):
+            dice.state = s  # 18.3: whose marker each roll may be re-rolled with
+        control = dict(s.control)
+        if isinstance(order, Play):
+            events = chits.play(b, s, role, order.event, order.arg)
+        elif isinstance(order, Done) and chits.window(b, s) is not None:
+            events = chits.close_window(b, s)
+        elif isinstance(order, Standing) and order.topic != "withdraw":
+            events = self._option_standing(s, role, order)
+        elif isinstance(order, Standing):
+            events = self._standing(s, role, order)
+        elif isinstance(order, UnitOrder) and order.verb in ("donor", "substitute"):
+            turn.choose(b, s, order.verb, order.unit)
+            s.phase = "reinforce"  # the phase goes on (7.3, 7.4)
+            events = []
+        elif isinstance(order, Move):
             events = movement.move(b, s, role, legal.expand(b, s, order))
+            if s.pieces:  # 10.2, 8.4.1: counters in the hexes entered are overrun
+                path = [h for e in events if e.kind == "move" for h in e.data.get("path", ())]
+                events += pieces.overrun(b, s, role, path)
+        elif isinstance(order, Place):
+            events = pieces.place(b, s, role, order.kind, order.hex, dice)
+        elif isinstance(order, Carry):
+            events = pieces.carry(b, s, role, order.piece, order.hex)
+        elif isinstance(order, Eliminate) and order.unit in s.pieces:
+            p = s.pieces[order.unit]
+            bad = movement.overstacked(b, s, role)
+            if pieces.side_of(order.unit) != role or p["hex"] not in bad:
+                raise IllegalOrder("TAC 5.1.2", f"{order.unit} is not one of your counters in an overstacked hex.",
+                                   f"Overstacked: {', '.join(bad)}.")  # fmt: skip
+            del s.pieces[order.unit]
+            events = [Event(kind="eliminate", text=f"Replacement {order.unit} is eliminated for overstacking (5.1.2).")]
+            if not movement.overstacked(b, s, role):
+                s.phase = "combat"
         elif isinstance(order, Eliminate):
             u = s.units.get(order.unit)
             bad = movement.overstacked(b, s, role)
@@ -252,7 +363,12 @@ class TheAfricanCampaign:
         elif isinstance(order, UnitOrder):
             events = self._unit_order(s, role, order, dice)
         elif isinstance(order, Resolve):
-            events = battle.start(b, s, order.hex, dice, order.effort)
+            if chits.on(s):  # 18.7.7: the chits of a battle are chosen before its roll
+                battle.start(b, s.clone(), order.hex, legal._NoRoll(), order.effort)
+                s.chits["resolving"] = {"hex": order.hex, "effort": order.effort}
+                events = []
+            else:
+                events = battle.start(b, s, order.hex, dice, order.effort)
         elif isinstance(order, Defend):
             events = [effort.determined_defense(b, s, dice)] + battle.settle(b, s)
         elif (
@@ -283,11 +399,40 @@ class TheAfricanCampaign:
         else:  # pragma: no cover - parse_order makes only the three kinds
             raise IllegalOrder("TAC 6.1", "That order is not taken here.")
         events += self._settle(s, dice)
+        chits.note_captures(b, control, s)
         return s.canonical(), events
 
+    def _option_standing(self, s: State, role: str, order: Standing) -> list[Event]:
+        """Standing orders of the optional rules (ARCHITECTURE: Asynchronous play; RULINGS
+        R73): ``standing events pass`` stops the questions at the moments an event chit may
+        be played (18.7), ``standing advantage pass`` those after each die roll (18.3);
+        ``ask`` brings them back. Given while the question waits, ``pass`` answers done."""
+        opt = "18.7" if order.topic == "events" else "18.3"
+        if not s.options.get(opt):
+            raise IllegalOrder(f"TAC {opt}", f"{OPTIONS[opt]} ({opt}) is not in play in this game.")
+        if order.value not in ("ask", "pass"):
+            raise IllegalOrder(f"TAC {opt}", f"'standing {order.topic}' is followed by ask or pass.")
+        s.standing.setdefault(role, {})[order.topic] = order.value
+        if order.topic == "advantage" and order.value == "pass":
+            s.advantage["pending"] = None
+        return [Event(kind="standing", text=f"Standing order: {order.topic} {order.value}.", seen_by=(role,))]
+
+    def _standing(self, s: State, role: str, order: Standing) -> list[Event]:
+        """A standing order (ARCHITECTURE: Asynchronous play; RULINGS R45): whether the
+        Allied player is asked for the donor (7.3) and the substitute (7.4). Given while a
+        choice waits, ``engine`` lets the engine make it at once."""
+        if role != ALLIED:
+            raise IllegalOrder("TAC 7.2", "Only the Allied player withdraws units; 'standing withdraw' is his.")
+        s.standing.setdefault(role, {})[order.topic] = order.value
+        events = [Event(kind="standing", text=f"Standing order: {order.topic} {order.value}.", seen_by=(role,))]
+        if s.phase == "withdraw" and order.value == "engine":
+            s.withdrawal["choice"] = None
+            s.phase = "reinforce"
+        return events
+
     def _unit_order(self, s: State, role: str, order: UnitOrder, dice: Dice) -> list[Event]:
-        """Replacements (10.0, 10.7), breakdown and buildup (11.0) and sailing from
-        Tobruk (12.1): orders of the Movement Phase."""
+        """Replacements (10.0, 10.7), breakdown and buildup (11.0), sailing from Tobruk and
+        landing reinforcements there (12.1): orders of the Movement Phase."""
         b = self.board
         if order.verb == "replace":
             return replace.replace(b, s, role, order.unit, dice)
@@ -297,6 +442,8 @@ class TheAfricanCampaign:
             return replace.breakdown(b, s, role, order.unit)
         if order.verb == "buildup":
             return replace.buildup(b, s, role, order.unit)
+        if order.verb == "land":
+            return replace.land(b, s, role, order.unit, dice)
         return replace.sail(b, s, role, order.unit, dice)
 
     def _done(self, s: State) -> list[Event]:
@@ -330,8 +477,21 @@ class TheAfricanCampaign:
         while True:
             if s.phase == "over":
                 return events
+            supply.mark_control(b, s)
+            events += pieces.sweep(b, s)  # 10.2: counters alone in an enemy zone
+            played, waiting = chits.settle(b, s, dice)  # 18.7: chits waiting on no one
+            events += played
+            if waiting:
+                return events
             if s.phase == "reinforce":
-                events += turn.reinforce(b, s, dice)
+                if s.withdrawal is not None:  # after the Allied choice (7.3, 7.4)
+                    events += turn.resume(b, s, dice)
+                else:
+                    events += turn.reinforce(b, s, dice)
+                if s.withdrawal is not None:
+                    s.phase = "withdraw"
+                    return events
+                events += chits.after_reinforce(b, s, dice)
                 s.moved.clear()
                 s.strategic.clear()
                 s.battles.clear()
@@ -388,9 +548,55 @@ class TheAfricanCampaign:
                        "hex": u.hex, "step": b.units[u.id].steps[u.step]}
                       for u in sorted(state.units.values(), key=lambda u: u.id) if u.where != "pool"],
             "control": dict(state.control),
+            "replacement_counters": {k: dict(p) for k, p in sorted(state.pieces.items())},
             "battles": [{k: list(v) for k, v in x.items()} for x in state.battles],
             "fight": copy.deepcopy(state.fight),
+            "chits": chits.view(b, state, role, EVERYONE), "advantage": tactical.view(state),
         }  # fmt: skip
+
+    def hidden_words(self, state: State, audience: str | None, events: Any = ()) -> dict[str, set[str]]:
+        """Piece -> the words that would name it, for what ``audience`` may not see in
+        ``state``: the event chits in the other side's hand or chosen for a battle and not
+        yet shown (18.7.1, 18.7.7), by id and by the names on their faces that no other
+        chit bears; the minefield counters in the other side's hand and every counter
+        lying face down (16.0), by id. Read by the fuzzer's leak scan (:mod:`engine.fuzz`)."""
+        b = self.board
+        out: dict[str, set[str]] = {}
+        if audience == EVERYONE:
+            return out
+        c = state.chits
+        if c:
+            faces = [n for x in b.tables.events.chits for n in (x.allied, x.axis)]
+            held = [(side, x) for side, h in c["hands"].items() for x in h]
+            held += [(i["side"], i["chit"]) for i in c["secret"]]
+            for side, chit in held:
+                if side == audience:
+                    continue
+                x = b.tables.events.chits[int(chit[1:])]
+                words = {chit}
+                for name in (x.allied, x.axis):
+                    if faces.count(name) == 1:
+                        words |= {name, chits.slug(name)}
+                out[chit] = words
+        m = state.mines
+        if m:
+            for side, h in m["hands"].items():
+                for mine in h:
+                    if side != audience:
+                        out[mine] = {mine}
+            for mine in m["map"].values():
+                out[mine] = {mine}
+        return out
+
+    fuzz_options: dict[str, Any] = {}
+
+    def fuzz_setup(self, seed: int) -> tuple[str, dict[str, Any]]:
+        """Random play's options by seed (``umpire fuzz``): every third game with no
+        optional rule, every third with all of section 18, every third with Event Chits
+        and Tactical Advantage alone (with the bonus minefields 18.7 needs, 18.6.2)."""
+        every = {k: True for k in OPTIONS}
+        chosen = [{}, every, {"18.3": True, "18.6": True, "18.7": True}][seed % 3]
+        return "campaign", {**self.fuzz_options, **chosen}
 
     def dump_state(self, state: State) -> dict[str, Any]:
         return state.to_dict()
@@ -432,6 +638,21 @@ class TheAfricanCampaign:
                 out.append(f"minefield counters {sorted(counters)} are not the {total} of the game")
         if any(v < 0 for v in state.replacements.values()):
             out.append(f"negative replacements {state.replacements}")
+        for side in (ALLIED, AXIS):  # the counter mix (10.1; RULINGS R47)
+            if pieces.in_play(state, side) > b.oob.counter_mix.replacement_counters[side]:
+                out.append(f"more {side} replacement counters in play than the mix holds")
+        for k, p in state.pieces.items():
+            if p["kind"] not in pieces.KINDS[pieces.side_of(k)] or (p["hex"] is not None and not b.playable(p["hex"])):
+                out.append(f"replacement counter {k} is {p}")
+        c = state.chits
+        if c:  # 18.7: every chit in one place
+            where = (c["cup"] + c["hands"]["allied"] + c["hands"]["axis"] + c["spent"]
+                     + [x["chit"] for x in c["queue"] + c["secret"]])  # fmt: skip
+            n = len(b.tables.events.chits)
+            if sorted(where) != sorted(f"c{i}" for i in range(n)):
+                out.append(f"event chits {sorted(where)} are not the {n} of the game")
+            if any(len(h) > b.tables.events.hand_limit for h in c["hands"].values()):
+                out.append("a hand holds more event chits than 18.7.5 allows")
         return out
 
 

@@ -95,6 +95,22 @@ class State:
     efforts: dict[str, int] = field(default_factory=dict)
     #: the side that moves first this turn (TAC 17.2; 18.2 Initiative)
     first: str = ALLIED
+    #: the withdrawals of this Allied Reinforcement Phase still to make (TAC 7.2-7.4):
+    #: ``{"todo": [unit ids], "choice": {...} or None}``, the choice being the donor (7.3)
+    #: or substitute (7.4) the Allied player is asked for (see :mod:`engine.games.tac.turn`)
+    withdrawal: dict[str, Any] | None = None
+    #: each side's standing orders, topic -> value (``withdraw``: ask or engine)
+    standing: dict[str, dict[str, str]] = field(default_factory=dict)
+    #: reinforcements that may land at Tobruk -> the turn they may (TAC 12.1; RULINGS R46):
+    #: the turn they arrived, or the next one after a delayed landing
+    landing: dict[str, int] = field(default_factory=dict)
+    #: the event chits (Optional 18.7): see :mod:`engine.games.tac.events`
+    chits: dict[str, Any] = field(default_factory=dict)
+    #: the Tactical Advantage marker (Optional 18.3): see :mod:`engine.games.tac.tactical`
+    advantage: dict[str, Any] = field(default_factory=dict)
+    #: replacement counters in play, on the map or at sea (TAC 10.1, 10.2; RULINGS R47):
+    #: see :mod:`engine.games.tac.pieces`
+    pieces: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def clone(self) -> State:
         return State(
@@ -106,6 +122,9 @@ class State:
             copy.deepcopy(self.fight), dict(self.exit_space), dict(self.exit_counted),
             copy.deepcopy(self.mines), self.air_used, list(self.air_bases), set(self.interdicted), set(self.replaced),
             dict(self.delayed), dict(self.substitutes), dict(self.efforts), self.first,
+            copy.deepcopy(self.withdrawal), {k: dict(v) for k, v in self.standing.items()},
+            dict(self.landing), copy.deepcopy(self.chits), copy.deepcopy(self.advantage),
+            copy.deepcopy(self.pieces),
         )  # fmt: skip
 
     def canonical(self) -> State:
@@ -115,10 +134,12 @@ class State:
         must meet them in the same order as the game played in memory."""
         self.units = dict(sorted(self.units.items()))
         for name in ("options", "control", "replacements", "exit_space", "exit_counted",
-                     "mines", "delayed", "substitutes", "efforts"):  # fmt: skip
+                     "mines", "delayed", "substitutes", "efforts", "standing", "landing",
+                     "chits", "advantage", "pieces"):  # fmt: skip
             setattr(self, name, _sorted(getattr(self, name)))
         self.battles = _sorted(self.battles)
         self.fight = _sorted(self.fight)
+        self.withdrawal = _sorted(self.withdrawal)
         return self
 
     def on_map(self, side: str | None = None) -> list[Unit]:
@@ -146,7 +167,10 @@ class State:
             "air_used": self.air_used, "air_bases": list(self.air_bases), "interdicted": sorted(self.interdicted),
             "replaced": sorted(self.replaced), "delayed": dict(self.delayed),
             "substitutes": dict(self.substitutes), "efforts": dict(self.efforts),
-            "first": self.first,
+            "first": self.first, "withdrawal": copy.deepcopy(self.withdrawal),
+            "standing": {k: dict(v) for k, v in self.standing.items()}, "landing": dict(self.landing),
+            "chits": copy.deepcopy(self.chits), "advantage": copy.deepcopy(self.advantage),
+            "pieces": copy.deepcopy(self.pieces),
         }  # fmt: skip
 
     @classmethod

@@ -22,13 +22,41 @@ LINE = 15
 
 def controls(b: Board, state: State, side: str, h: str) -> bool:
     """Whether ``side`` controls the city ``h`` (TAC 13.3): it occupies it, or the city is
-    empty of the enemy, outside the enemy's zones and ``side`` last occupied it (RULINGS R19)."""
+    empty of the enemy, outside the enemy's zones and ``side`` last occupied it or had it
+    in its zone of control (RULINGS R19, R44; the record is kept by :func:`mark_control`)."""
     here = {u.side for u in state.at(h)}
     if side in here:
         return True
     if enemy(side) in here or h in enemy_zoc(b, state, side):
         return False
     return state.control.get(h) == side
+
+
+def mark_control(b: Board, state: State) -> None:
+    """Record who last occupied each city, port or fort, or last had a city in its zone
+    of control (TAC 13.3 L637, 12.0 L609; RULINGS R9, R44): a hex held by the units of
+    one side is that side's; an empty city in the zones of one side only becomes that
+    side's (a city in both sides' zones keeps its record, and neither controls it while
+    both zones lie on it). Counted where units stand after each order."""
+    held: dict[str, set[str]] = {}
+    zoc_from: dict[str, set[str]] = {}  # hex -> the sides with a unit there exerting a zone
+    for u in state.on_map():
+        held.setdefault(u.hex, set()).add(u.side)
+        if max(b.values(u.id, u.step)[:2]) > 0:  # 4.1 (RULINGS R11)
+            zoc_from.setdefault(u.hex, set()).add(u.side)
+    for h, sides in held.items():
+        if len(sides) == 1 and (h in state.control or b.has(h, "city") or b.has(h, "port")
+                                or b.has(h, "fort")):  # fmt: skip
+            state.control[h] = next(iter(sides))
+    for h in b.cities:
+        if h in held:
+            continue
+        ours: set[str] = set()
+        for n in neighbours(h):
+            if n in zoc_from and h in b.zoc(n):
+                ours |= zoc_from[n]
+        if len(ours) == 1:
+            state.control[h] = next(iter(ours))
 
 
 def sources(b: Board, state: State, side: str) -> set[str]:

@@ -4,9 +4,11 @@ withdrawals and replacements (7.0), the Axis fuel roll (14.0), the end of the tu
 
 from __future__ import annotations
 
+from engine.core.errors import IllegalOrder
 from engine.core.events import Event
 from engine.core.ruleset import Dice
-from engine.games.tac import air, replace, supply, victory
+from engine.games.tac import air, replace, supply, tactical, victory
+from engine.games.tac import events as chits
 from engine.games.tac.board import Board
 from engine.games.tac.movement import enemy_zoc
 from engine.games.tac.state import ALLIED, AXIS, State, enemy
@@ -41,7 +43,7 @@ def reinforce(b: Board, state: State, dice: Dice) -> list[Event]:
         if x.side != side:
             continue
         u = state.units[x.id]
-        due = u.where == "pool" and x.entry is not None and x.entry.turn == t
+        due = u.where == "pool" and chits.arrives(state, x, t)  # the OOB turn, or an event's (18.7)
         back = (
             next((w for w in x.withdrawals if w.return_turn == t), None)
             if u.where == "withdrawn"
@@ -65,6 +67,7 @@ def reinforce(b: Board, state: State, dice: Dice) -> list[Event]:
             else:
                 u.where, u.hex = "tripoli", None
             u.arrived = t
+            state.landing[x.id] = t  # it may land at Tobruk instead (12.1; RULINGS R46)
             if u.where != "held":
                 arrived.append(x.name)
     if arrived:
@@ -79,6 +82,7 @@ def reinforce(b: Board, state: State, dice: Dice) -> list[Event]:
     held = [
         b.units[u.id].name for u in state.units.values() if u.where == "held" and u.side == side
     ]
+    state.landing.update({u.id: t for u in state.units.values() if u.where == "held" and u.side == side})
     if held:
         events.append(
             Event(
@@ -87,7 +91,28 @@ def reinforce(b: Board, state: State, dice: Dice) -> list[Event]:
             )
         )
     if side == ALLIED:
+        state.withdrawal = None
         events += _withdraw(b, state)
+        if state.withdrawal is not None:
+            return events  # the Allied player chooses a donor or a substitute (7.3, 7.4)
+    return events + _after_withdrawals(b, state, dice)
+
+
+def resume(b: Board, state: State, dice: Dice) -> list[Event]:
+    """Go on with the Allied Reinforcement Phase once a donor or substitute is chosen
+    (TAC 7.3, 7.4): the withdrawals left, then the rest of the phase."""
+    events = _withdraw(b, state)
+    if state.withdrawal is not None:
+        return events
+    return events + _after_withdrawals(b, state, dice)
+
+
+def _after_withdrawals(b: Board, state: State, dice: Dice) -> list[Event]:
+    """The Reinforcement Phase after the withdrawals (TAC 10.0, 10.1, 10.7, 14.0, 15.0)."""
+    side = state.player
+    from engine.games.tac import pieces
+
+    events = pieces.at_sea(b, state, dice)  # counters delayed at sea roll again (12.1, 12.2)
     events += _replacements(b, state, dice)
     events += replace.cap_pool(b, state)
     events += replace.hq_return(b, state, dice)
@@ -104,36 +129,83 @@ def _alexandria_open(b: Board, state: State) -> bool:
 
 
 def _withdraw(b: Board, state: State) -> list[Event]:
-    """Withdrawals (TAC 7.2-7.4): each unit due this turn leaves the map, to return on its
-    return turn or be removed for good. Below the strength the OOB requires it is first
-    built up with replacements, and what they cannot give is taken as step losses from
-    other Allied divisions (7.3; RULINGS R40). A unit destroyed or surrounded (out of
-    supply) is replaced by another of at least its combat value, which comes back in its
-    place (7.4; RULINGS R41)."""
-    events = []
-    for x in b.oob.units:
-        w = next((w for w in x.withdrawals if w.turn == state.turn), None)
-        if w is None or x.side != state.player:
-            continue
-        u = state.units[x.id]
-        need = x.steps.index(w.min_step)
+    """Withdrawals (TAC 7.2-7.4 L335-341): each unit due this turn leaves the map, to
+    return on its return turn or be removed for good. Below the strength the OOB requires
+    it is first built up with replacements, and what they cannot give is taken as step
+    losses from other Allied divisions (7.3; RULINGS R40). A unit destroyed or surrounded
+    (out of supply) is replaced by another of at least its combat value, which comes back
+    in its place (7.4; RULINGS R41). The Allied player chooses the donor and the
+    substitute when there is more than one (RULINGS R45); ``state.withdrawal`` keeps the
+    units still to go while he does, and is None once all have gone."""
+    events: list[Event] = []
+    if state.withdrawal is None:
+        due = [x.id for x in b.oob.units
+               if x.side == ALLIED and any(w_.turn == state.turn for w_ in x.withdrawals)]  # fmt: skip
+        state.withdrawal = {"todo": due, "choice": None}
+    w = state.withdrawal
+    while w["todo"]:
+        uid = w["todo"][0]
+        x = b.units[uid]
+        wd = next(w_ for w_ in x.withdrawals if w_.turn == state.turn)
+        u = state.units[uid]
+        need = x.steps.index(wd.min_step)
         if u.where == "map" and u.hex not in supply.supplied_hexes(b, state, x.side):
-            events += _substitute(b, state, x.id, need, w.return_turn, "is surrounded")
-            continue
-        if u.where != "map":
-            events += _substitute(b, state, x.id, need, w.return_turn, "is not on the map")
-            continue
-        events += _top_up(b, state, x.id, need)
-        u.where, u.hex = ("withdrawn" if w.return_turn else "removed"), None
-        state.moved.discard(x.id)
-        back = f"returns on Turn {w.return_turn}" if w.return_turn else "removed for good"
-        events.append(Event(kind="withdraw", text=f"{x.name} withdraws ({back})."))
+            done, more = _substitute(b, state, uid, need, wd.return_turn, "is surrounded")
+        elif u.where != "map":
+            done, more = _substitute(b, state, uid, need, wd.return_turn, "is not on the map")
+        else:
+            done, more = _top_up(b, state, uid, need)
+            if done:
+                u.where, u.hex = ("withdrawn" if wd.return_turn else "removed"), None
+                state.moved.discard(uid)
+                back = f"returns on Turn {wd.return_turn}" if wd.return_turn else "removed for good"
+                more.append(Event(kind="withdraw", text=f"{x.name} withdraws ({back})."))
+        events += more
+        if not done:
+            return events  # waiting for the Allied player's choice
+        w["todo"].pop(0)
+    state.withdrawal = None
     return events
 
 
-def _top_up(b: Board, state: State, uid: str, need: int) -> list[Event]:
+def standing(state: State, side: str, topic: str) -> str:
+    """A side's standing order on ``topic`` (``withdraw``: ask, the default, or engine)."""
+    return state.standing.get(side, {}).get(topic, STANDING[topic][0])
+
+
+#: the standing orders and their values, the default first (RULINGS R45)
+STANDING = {"withdraw": ("ask", "engine")}
+
+
+def _pick(state: State, kind: str, uid: str, options: list[str]) -> str | None:
+    """The unit chosen as ``kind`` (donor or substitute) for ``uid`` among ``options``,
+    the engine's own choice first (RULINGS R40, R41, R45): the only one, the one the
+    Allied player gave, or the engine's when his standing order says so; None when he is
+    asked (``state.withdrawal["choice"]`` then holds the question)."""
+    w = state.withdrawal
+    asked = w["choice"] if w is not None else None
+    if asked and asked["kind"] == kind and asked["unit"] == uid and asked.get("pick"):
+        w["choice"] = None
+        return asked["pick"]
+    if len(options) == 1 or w is None or standing(state, ALLIED, "withdraw") == "engine":
+        return options[0]
+    w["choice"] = {"kind": kind, "unit": uid, "options": list(options)}
+    return None
+
+
+def donors(b: Board, state: State, uid: str) -> list[str]:
+    """The Allied divisions that may give a step to ``uid`` (TAC 7.3): on the map, able to
+    lose a step without being eliminated; the one with the most steps left first (the
+    engine's choice, RULINGS R40)."""
+    ds = [d for d in state.on_map(ALLIED) if d.id != uid and b.units[d.id].size == "XX"
+          and d.step + 1 < len(b.units[d.id].steps)]  # fmt: skip
+    return [d.id for d in sorted(ds, key=lambda d: (d.step - len(b.units[d.id].steps), d.id))]
+
+
+def _top_up(b: Board, state: State, uid: str, need: int) -> tuple[bool, list[Event]]:
     """Bring a withdrawing unit up to its required step (TAC 7.3): replacements first
-    (infantry, then armour), then steps from other Allied divisions on the map."""
+    (infantry, then armour), then steps from other Allied divisions on the map, chosen by
+    the Allied player (RULINGS R45). ``(False, events)`` while a donor is asked for."""
     u = state.units[uid]
     used = 0
     for k in ("allied_infantry", "allied_armour"):
@@ -152,11 +224,13 @@ def _top_up(b: Board, state: State, uid: str, need: int) -> list[Event]:
         else []
     )
     while u.step > need:
-        donors = [d for d in state.on_map(ALLIED) if d.id != uid and b.units[d.id].size == "XX"
-                  and d.step + 1 < len(b.units[d.id].steps)]  # fmt: skip
-        if not donors:
+        ds = donors(b, state, uid)
+        if not ds:
             break
-        d = min(donors, key=lambda d: (d.step - len(b.units[d.id].steps), d.id))
+        pick = _pick(state, "donor", uid, ds)
+        if pick is None:
+            return False, events
+        d = state.units[pick]
         d.step += 1
         u.step -= 1
         events.append(
@@ -165,39 +239,68 @@ def _top_up(b: Board, state: State, uid: str, need: int) -> list[Event]:
                 text=f"{b.units[d.id].name} gives a step so that {b.units[uid].name} withdraws at strength (7.3).",
             )
         )
-    return events
+    return True, events
 
 
-def _substitute(
-    b: Board, state: State, uid: str, need: int, back: int | None, why: str
-) -> list[Event]:
-    """Withdraw another unit of equal or greater combat value (TAC 7.4): the weakest that
-    qualifies, out of enemy zones when one is (RULINGS R41)."""
-    x = b.units[uid]
+def substitutes(b: Board, state: State, uid: str, need: int) -> list[str]:
+    """The Allied units that may withdraw in ``uid``'s place (TAC 7.4): combat units (not
+    HQs) in supply whose combat factor is at least ``uid``'s at its required step; the
+    weakest out of enemy zones first (the engine's choice, RULINGS R41)."""
     value = b.values(uid, need)[0]
     zoc = enemy_zoc(b, state, ALLIED)
     fed = supply.supplied_hexes(b, state, ALLIED)
     cands = [d for d in state.on_map(ALLIED) if d.id != uid and b.units[d.id].type != "hq"
              and b.values(d.id, d.step)[0] >= value and d.hex in fed]  # fmt: skip
+    return [d.id for d in sorted(cands, key=lambda d: (d.hex in zoc, b.values(d.id, d.step)[0], d.id))]
+
+
+def _substitute(
+    b: Board, state: State, uid: str, need: int, back: int | None, why: str
+) -> tuple[bool, list[Event]]:
+    """Withdraw another unit of equal or greater combat value (TAC 7.4), chosen by the
+    Allied player (RULINGS R41, R45). ``(False, [])`` while he is asked."""
+    x = b.units[uid]
+    cands = substitutes(b, state, uid, need)
     if not cands:
-        return [
+        value = b.values(uid, need)[0]
+        return True, [
             Event(
                 kind="withdraw",
                 text=f"{x.name} {why} and no Allied unit of {value} or more can go in its place (7.4).",
             )
         ]
-    d = min(cands, key=lambda d: (d.hex in zoc, b.values(d.id, d.step)[0], d.id))
+    pick = _pick(state, "substitute", uid, cands)
+    if pick is None:
+        return False, []
+    d = state.units[pick]
     d.where, d.hex = ("withdrawn" if back else "removed"), None
     state.moved.discard(d.id)
     if back:
         state.substitutes[d.id] = back
     when = f"returns on Turn {back}" if back else "removed for good"
-    return [
+    return True, [
         Event(
             kind="withdraw",
             text=f"{x.name} {why}: {b.units[d.id].name} withdraws in its place ({when}, 7.4).",
         )
     ]
+
+
+def choose(b: Board, state: State, kind: str, uid: str) -> None:
+    """Record the Allied player's donor or substitute (TAC 7.3, 7.4; RULINGS R45); the
+    phase goes on with :func:`resume`."""
+    c = state.withdrawal["choice"] if state.withdrawal else None
+    if c is None or c["kind"] != kind:
+        want = c["kind"] if c else "nothing"
+        raise IllegalOrder("TAC 7.3" if kind == "donor" else "TAC 7.4",
+                           f"No {kind} is asked for now (asked: {want}).")  # fmt: skip
+    if uid not in c["options"]:
+        rule = "TAC 7.3" if kind == "donor" else "TAC 7.4"
+        why = ("must be an Allied division on the map that can lose a step" if kind == "donor"
+               else "must be an Allied combat unit in supply of at least the withdrawing unit's combat factor")  # fmt: skip
+        raise IllegalOrder(rule, f"{uid!r} cannot be the {kind}: it {why}.",
+                           f"Choose from: {', '.join(c['options'])}.")  # fmt: skip
+    c["pick"] = uid
 
 
 def _replacements(b: Board, state: State, dice: Dice) -> list[Event]:
@@ -230,6 +333,7 @@ def _replacements(b: Board, state: State, dice: Dice) -> list[Event]:
     if seg is None:
         return events
     roll = dice.roll(6, "Axis Infantry Replacement and Fuel Table")
+    roll = min(6, roll + chits.table_penalty(state))  # Malta Convoy (18.7 L847; RULINGS D3)
     italian, german, fuel = b.tables.axis_table[seg].rows[roll - 1]
     r["axis_italian_infantry"] = r.get("axis_italian_infantry", 0) + (italian or 0)
     r["axis_german_infantry"] = r.get("axis_german_infantry", 0) + (german or 0)
@@ -253,8 +357,10 @@ def end_turn(b: Board, state: State, dice: Dice) -> list[Event]:
     if state.turn >= LAST_TURN:
         return events + victory.final(b, state)
     state.turn += 1
+    state.landing = {u: t for u, t in state.landing.items() if t >= state.turn}
     state.phase = "reinforce"
     events.append(Event(kind="turn", text=f"Turn {state.turn}: {b.turns[state.turn].date}."))
+    events += tactical.new_turn(state) + chits.new_turn(b, state, dice)  # 18.3.3; 18.7.2, 18.7.4
     if state.options.get("18.2"):
         events += initiative(b, state, dice)
     else:
@@ -269,7 +375,8 @@ def initiative(b: Board, state: State, dice: Dice) -> list[Event]:
     choose (then ``state.phase`` becomes "initiative")."""
     rommel = state.units.get("ge_dak")
     entry = b.units["ge_dak"].entry
-    if rommel is not None and rommel.where == "pool" and entry and entry.turn == state.turn:
+    first = not chits.rommel_seen(state) and chits.arrives(state, b.units["ge_dak"], state.turn)
+    if rommel is not None and rommel.where == "pool" and entry and first:
         state.first = AXIS
         return [
             Event(kind="initiative", text="Rommel arrives: the Axis player turn is first (18.2.2).")
