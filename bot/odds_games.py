@@ -397,10 +397,12 @@ def _tac_unit(item: str, what: str, with_hex: bool) -> tuple[str, str | None, st
 def tac_typed(attacker: str, defender: str) -> TacReport:
     """``/odds`` for The African Campaign: ``attacker`` as ``12``, ``12, 2 air`` or
     ``12, 2 air, die +2``; ``defender`` as ``4``, ``4 ridge`` or ``4, ridge, fort``. An
-    attacker that begins with a unit rather than a total is an attack by units
-    (:func:`tac_units`): ``ge_21pz 7-7, ge_90, 2 air`` against ``1128: uk_2armd``."""
+    attack given by its units (:func:`tac_units`) names the defending hex before a colon,
+    or begins with a unit id rather than a total: ``ge_21pz 7-7, ge_90, 2 air`` against
+    ``1128: uk_2armd``. Anything else is read as totals, so ``twelve`` against ``4`` is
+    told that ``twelve`` is not a number."""
     first = next((i.strip() for i in re.split(r"[,;]", attacker) if i.strip()), "")
-    if first and (first[0].isalpha() and not first.lower().startswith("die")):
+    if ":" in defender or "_" in first:
         return tac_units(attacker, defender)
     attack = air = modifier = None
     for item in (i.strip().lower() for i in re.split(r"[,;]", attacker)):
