@@ -79,7 +79,7 @@ VERBS: dict[str, Verb] = {
                 Slot("target", "the hex attacked", required=False),
                 Slot("air", "your air support, if any", keyword="air", required=False),
             ),
-            ("pfv", "aa-revised", "tac"),
+            ("pfv", "aa-revised", "bia", "tac"),
         ),
         Verb(
             "retreat",
@@ -93,7 +93,7 @@ VERBS: dict[str, Verb] = {
                     required=False,
                 ),
             ),
-            ("pfv", "aa-revised", "tac", "aa-na"),
+            ("pfv", "aa-revised", "bia", "tac", "aa-na"),
         ),
         Verb(
             "advance",
@@ -109,7 +109,7 @@ VERBS: dict[str, Verb] = {
                 Slot("piece", _PIECE),
                 Slot("hex", "the hex, or the territory and sea zone", rest=True),
             ),
-            ("pfv", "aa-revised"),
+            ("pfv", "aa-revised", "tac"),
         ),
         Verb(
             "done",

@@ -19,6 +19,7 @@ KNOWN = {
     "aa-revised": "engine.games.aa_revised",
     "aa-na": "engine.games.aa_na",
     "tac": "engine.games.tac",
+    "bia": "engine.games.bia",
 }
 
 _RULESETS: dict[str, Ruleset] = {}

@@ -90,8 +90,8 @@ def test_gazala_ground_combat_as_the_rulebook_plays_it():
     weaker firer takes it, as the Axis player chose); DAK 3 dice at 4-6 miss, Ariete 2
     dice at 6 hit once: the Desert Rats' third shield hit takes them 3 -> 0, and a
     0-strength unit alone against enemy combat units is eliminated (L1573-1577).
-    The air steps are not written yet (RULINGS B17): the example's air hit on the
-    Desert Rats is scripted here as a second artillery hit."""
+    Without the example's air units (the whole example, air steps included, is
+    tests/bia/test_air_combat.py) Rommel scores both shield marks of the first two steps."""
     s = gazala()
     assert s.battles == [GAZALA]
     rommel = [4, 5, 1]
@@ -356,17 +356,27 @@ def test_iraq_is_conquered_when_baghdad_falls():
 
 def test_air_units_alone_in_a_hex_evacuate_when_ground_units_enter():
     """Air Evacuation (L1650-1656): enemy ground units entering a hex held only by air
-    units take it without a fight; the air unit loses a step and rebases in range."""
+    units take it without a fight, as they enter; the air unit loses a step and lands at
+    the nearest airbase of its side in range, a supplied one outside enemy ZOC (3.4.1,
+    L306-307; 7.7.11). The others read its token only."""
+    from engine.games.bia import air
+    from engine.games.bia.pack import distance
+
     s = bare()
     put(s, "uk_daf", GAZALA, 5)
     s.control[GAZALA] = ALLIED
-    s.control[TOBRUK] = ALLIED  # a friendly airfield in range
+    s.control[TOBRUK] = ALLIED
     put(s, "de_dak", MECHILI, 5)
-    s, _ = order(s, AXIS, f"move de_dak {GAZALA}")
-    s, ev = order(s, AXIS, "done")
+    s, ev = order(s, AXIS, f"move de_dak {GAZALA}")
     daf = s.blocks["uk_daf"]
-    assert (daf.at, value(s, "uk_daf")) == (TOBRUK, 3) and s.control[GAZALA] == AXIS
-    assert "evacuates" in " ".join(lines_for(ev, PUBLIC))
+    assert value(s, "uk_daf") == 3 and s.control[GAZALA] == AXIS
+    assert daf.at != GAZALA and distance(GAZALA, daf.at) <= air.standard_range(B, s, daf)
+    assert s.control[daf.at] == ALLIED and daf.at not in supply.zoc(B, s, AXIS)
+    assert TOBRUK in supply.zoc(B, s, AXIS)  # next to the DAK: no safe airbase
+    assert s.battles == []  # no battle is fought
+    seen = " ".join(lines_for(ev, PUBLIC))
+    assert f"{daf.token} evacuates" in seen and "Desert Air" not in seen
+    assert "Desert Air Force" in " ".join(lines_for(ev, ALLIED))
 
 
 def test_support_units_alone_are_eliminated_without_a_roll():

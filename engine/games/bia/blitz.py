@@ -8,12 +8,17 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event, private
-from engine.games.bia import combat
+from engine.games.bia import air, combat
 from engine.games.bia.board import Board, enemy
 from engine.games.bia.context import Ctx, refuse
-from engine.games.bia.movement import _check_stacking, _own_block, entry_cost
+from engine.games.bia.movement import _air_units_alone, _check_stacking, _own_block, entry_cost
 from engine.games.bia.orders import Blitz
 from engine.games.bia.state import BlockState, State
+
+
+def block_is_air(board: Board, b: BlockState) -> bool:
+    return board.block(b.id).unit_class == "air"
+
 
 #: the kinds that lead a Blitz (tankettes only from TECH 2) and those that may follow
 LEADERS = ("tank", "armored_hq", "tankette")
@@ -33,8 +38,15 @@ def leads(board: Board, state: State, b: BlockState) -> bool:
 
 def follows(board: Board, state: State, b: BlockState) -> set[str]:
     """The hexes a follower may enter: those a leader from its own battle blitzed into
-    (artillery and motorized infantry of the original combat, L1866-1867)."""
-    if b.id not in state.attacked or board.block(b.id).kind not in FOLLOWERS:
+    (artillery and motorized infantry of the original combat, and its TECH 2 air units,
+    L1865-1866, L2189-2192; the Rex, TECH 1, may not, L2201-2202)."""
+    block = board.block(b.id)
+    if b.id not in state.attacked:
+        return set()
+    if block.unit_class == "air":
+        if board.pack.tables.tech(block.power, block.kind, state.turn) < 2:
+            return set()
+    elif block.kind not in FOLLOWERS:
         return set()
     origin = state.attacked[b.id]
     return {h for x, h in state.blitzed.items() if state.attacked.get(x) == origin}
@@ -54,8 +66,10 @@ def check_blitz(ctx: Ctx, order: Blitz) -> tuple[BlockState, bool]:
             "BIA 7.8",
             f"{ctx.name(b)} may not blitz to {order.to}: tanks, armoured HQs and TECH 2 "
             "tankettes that attacked this phase lead; artillery and motorized infantry of "
-            "the same battle only follow them into a hex they entered.",
+            "the same battle, and its TECH 2 air units, only follow them into a hex they entered.",
         )
+    if block_is_air(board, b):
+        return b, air.check_follow(ctx, b, order.to)
     if order.to not in combat.neighbours(b.at) or not board.is_land(order.to):
         raise refuse(
             "BIA 7.8",
@@ -95,7 +109,8 @@ def check_blitz(ctx: Ctx, order: Blitz) -> tuple[BlockState, bool]:
 
 def apply_blitz(ctx: Ctx, order: Blitz) -> None:
     """Spend the free MP (L1823-1827): the block enters the hex; an enemy hex becomes a
-    blitz battle, fought when the phasing side orders it (L1871-1874)."""
+    blitz battle, fought when the phasing side orders it (L1871-1874), unless the enemy
+    has only air units on the ground there, which evacuate (L1650-1656)."""
     s = ctx.state
     b, battle = check_blitz(ctx, order)
     here = b.at
@@ -103,6 +118,11 @@ def apply_blitz(ctx: Ctx, order: Blitz) -> None:
     s.moved.append(b.id)
     if leads(ctx.board, s, b):
         s.blitzed[b.id] = order.to
+    if battle and not block_is_air(ctx.board, b) and _air_units_alone(ctx, order.to, b.side):
+        for x in sorted(s.at_hex(order.to), key=lambda x: x.token):
+            if x.side != b.side:
+                air.evacuate(ctx, x)  # Air Evacuation (L1650-1656): no battle
+        battle = False
     if battle:
         s.entered_from[b.id] = here
         if order.to not in s.battles:
@@ -112,7 +132,7 @@ def apply_blitz(ctx: Ctx, order: Blitz) -> None:
                     "battle", f"A blitz battle opens at {ctx.where(order.to)}.", {"hex": order.to}
                 )
             )
-    else:
+    elif not block_is_air(ctx.board, b):
         s.control[order.to] = b.side
     shown = f"{combat.name(ctx.board, b)} blitzes {here} -> {order.to}."
     hidden = f"{b.token} blitzes {here} -> {order.to}."

@@ -68,12 +68,20 @@ class Board:
             if link.kind == "strait"
         }
 
-    def adjacent(self, h: str) -> list[str]:
+    def adjacent(self, h: str) -> tuple[str, ...]:
         """The map hexes one step from ``h``: the six neighbours on the map and the far
-        end of any strait arrow (7.5.3)."""
-        out = [n for n in neighbours(h) if n in self.pack.hexes]
-        out += [next(iter(pair - {h})) for pair in self.straits if h in pair]
-        return out
+        end of any strait arrow (7.5.3). Worked out once per hex (movement and supply
+        ask it hundreds of thousands of times a game)."""
+        found = self._adjacent.get(h)
+        if found is None:
+            out = [n for n in neighbours(h) if n in self.pack.hexes]
+            out += [next(iter(pair - {h})) for pair in self.straits if h in pair]
+            found = self._adjacent[h] = tuple(out)
+        return found
+
+    @cached_property
+    def _adjacent(self) -> dict[str, tuple[str, ...]]:
+        return {}
 
     def is_land(self, h: str) -> bool:
         """A hex a ground unit may stand on: land, playable (partial hexes are not,

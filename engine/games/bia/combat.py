@@ -4,12 +4,15 @@ Before any battle each side reveals every unit in every battle hex (L1446-1447; 
 L645-656); they stay face up until the Final Supply Check (L2416-2417), where
 :func:`engine.games.bia.turn.final_supply_phase` stands them up again.
 
-A battle is fought in rounds (L1465-1469, L1635-1637): the artillery step (the attacker's
-artillery, then the defender's, 7.7.4) and the ground step (the defender's combat units,
-then the attacker's, 7.7.5); then the defender and the attacker may retreat (7.7.11).
-Rounds go on until one side has no ground unit left in the hex (RULINGS B16). The air
-steps (7.7.1-7.7.3) wait for the air rules: air units in a battle hex neither fire nor
-take hits, and leave by Air Evacuation when their side loses the hex (RULINGS B17).
+A battle is fought in rounds (L1465-1469, L1635-1637): in the first round only,
+Air-to-Air in as many air rounds as it takes, each followed by the air units' withdrawals
+(7.7.1); then AA fire (7.7.2) and Air-to-Ground (7.7.3), both in :mod:`air_combat`; the
+artillery step (the attacker's artillery, then the defender's, 7.7.4) and the ground step
+(the defender's combat units, then the attacker's, 7.7.5); then the defender and the
+attacker may retreat (7.7.11). Rounds go on until one side has no ground unit left in the
+hex (RULINGS B16); an air strike with no attacking ground unit lasts one round (B42). Air
+units of the side that loses a battle fly off to an airbase at once (7.7.11.2); the
+others stay over the hex until the end of the Blitz Phase (7.8.1, :mod:`air`).
 
 The battle being fought is ``state.fight``: its hex, attacker, round, step, the shield
 hits carried (7.7.8.1) and the decision it waits on. Every decision of the side taking
@@ -21,19 +24,22 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from engine.core.events import Event
-from engine.games.bia import supply
+from engine.games.bia import air, air_combat, charge, supply
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx
 from engine.games.bia.movement import TECH_TRACK, entry_cost, is_ground
 from engine.games.bia.orders import STANDING
-from engine.games.bia.pack import Block, distance, neighbours
+from engine.games.bia.pack import Block, neighbours
 from engine.games.bia.state import BlockState, State
 
-#: the steps of one round, in order (L1465-1469, L1767-1774)
-STEPS = ("art_attacker", "art_defender", "ground_defender", "ground_attacker",
+#: the steps of one round, in order (L1465-1469, L1767-1774); the first three only while
+#: Air-to-Air goes on in the first round (7.7.1)
+STEPS = ("a2a", "withdraw_defender", "withdraw_attacker", "aa", "air_to_ground",
+         "art_attacker", "art_defender", "charge_attacker", "ground_defender", "ground_attacker",
          "retreat_defender", "retreat_attacker")  # fmt: skip
 #: the best hit number a die may need after Bonuses: a 1 always misses (RULINGS B18)
 BEST_HIT = 2
@@ -130,6 +136,8 @@ def modifiers(
         if came and "river" in board.features(came, h):
             malus += tables.hexsides["river"]["attacker_malus"]
         bonus += 1 if block.elite else 0
+        if fires_in_artillery_step(block, tables.unit_kinds):
+            malus += air_combat.no_recon_malus(state, h)
         return bonus, malus
     bonus += row.defender_bonus
     if loc and (place not in ("fortress", "bunker") or block.role == "gcu"):
@@ -157,20 +165,30 @@ def hit_number(board: Board, state: State, b: BlockState, h: str, attacking: boo
 
 
 def fire_plan(
-    board: Board, state: State, firers: list[BlockState], h: str, attacking: bool
+    board: Board,
+    state: State,
+    firers: list[BlockState],
+    h: str,
+    attacking: bool,
+    rate: Callable[[BlockState], tuple[int | None, int]] | None = None,
 ) -> list[tuple[BlockState, int, int]]:
     """The dice each firing block rolls and the number each die needs: one die per
     strength point (3.14), halved per Malus, rounded down (3.19, 7.7.6), at least one
     (3.20, L594-597); a block of strength 0 does not fire (L1605-1606). Blocks with the
     same Malus merge their strength before halving; the dice that gains go to the weakest
-    of them, the one with the worst hit number (7.7.7 Merging dice, L1677-1691)."""
+    of them, the one with the worst hit number (7.7.7 Merging dice, L1677-1691).
+    ``rate(block) -> (hit number, Malus)`` replaces the ground units' rating (air units)."""
     out: list[tuple[BlockState, int, int]] = []
     groups: dict[int, list[tuple[BlockState, int, int]]] = {}
     for b in firers:
-        v, need = value(board, b), hit_number(board, state, b, h, attacking)
+        if rate is None:
+            need = hit_number(board, state, b, h, attacking)
+            malus = modifiers(board, state, b, h, attacking)[1]
+        else:
+            need, malus = rate(b)
+        v = value(board, b)
         if v <= 0 or need is None:
             continue
-        _, malus = modifiers(board, state, b, h, attacking)
         dice = max(1, v >> malus)
         out.append((b, dice, need))
         if malus:
@@ -219,14 +237,20 @@ def reveal_battles(ctx: Ctx, hexes: list[str] | None = None) -> None:
 
 def start(ctx: Ctx, h: str) -> None:
     """Open the battle at ``h``: its blocks face up, the attackers noted for the Blitz
-    (7.8, L1820-1822)."""
-    s = ctx.state
+    (7.8, L1820-1822). The air units based in the hex join the battle (they rebase after
+    it, 7.8.1); the defender's bombers among them start on the ground (7.7.1, L1536-1539)."""
+    s, board = ctx.state, ctx.board
     if any(not b.revealed for b in s.at_hex(h)):
         reveal_battles(ctx, [h])
-    s.fight = {"hex": h, "attacker": s.player, "round": 1, "step": 0,
-               "pending": None, "shield": {}, "wait": None}  # fmt: skip
-    for b in ground(ctx.board, s, h, s.player):
-        s.attacked[b.id] = h
+    s.fight = {"hex": h, "attacker": s.player, "round": 1, "step": 0, "pending": None,
+               "queue": [], "shield": {}, "wait": None, "a2a": 0, "grounded": []}  # fmt: skip
+    for b in ground(board, s, h, s.player) + air_combat.air_in(board, s, h, s.player):
+        s.attacked[b.id] = h  # who may blitz or follow from this battle (7.8)
+    for b in s.at_hex(h):
+        if air.is_air(board, b) and b.id not in s.aloft:
+            s.aloft[b.id] = h
+            if b.side != s.player and board.block(b.id).kind == "bomber":
+                s.fight["grounded"].append(b.id)
     ctx.events.append(Event("battle", f"The battle at {ctx.where(h)} begins.", {"hex": h}))
     _lone(ctx)
 
@@ -264,14 +288,25 @@ def _step(ctx: Ctx) -> None:
         return
     step = STEPS[f["step"]]
     side = att if step.endswith("attacker") else enemy(att)
-    if step.startswith("retreat"):
+    if step.startswith(("retreat", "withdraw")):
         if standing(s, side, "retreat") == "ask" and retreats(ctx, side):
             f["wait"] = f"retreat:{side}"
         else:
-            f["step"] += 1
+            end_retreats(ctx)
+        return
+    if step == "a2a" and not (f["round"] == 1 and air_combat.a2a_happens(board, s, h)):
+        f["step"] = STEPS.index("aa")
         return
     f["step"] += 1
+    if step == "charge_attacker":  # Panzers Attack! and Cavalry Charge! (AR 13.0, 14.0)
+        f["charged"] = [x.id for x in charge.chargers(board, s, h)]
+    if step in ("a2a", "aa", "air_to_ground"):
+        {"a2a": air_combat.air_to_air, "aa": air_combat.anti_aircraft,
+         "air_to_ground": air_combat.air_to_ground}[step](ctx)  # fmt: skip
+        return
     units = ground(board, s, h, side)
+    if not ground(board, s, h, enemy(side)):
+        return  # nothing on the ground to fire at (an air strike, RULINGS B42)
     if step.startswith("art"):
         if not can_fight(board, s, h, side):
             return  # artillery never fires alone (3.12, L517-520)
@@ -282,6 +317,11 @@ def _step(ctx: Ctx) -> None:
         ]
     else:
         firers = [x for x in units if board.block(x.id).role == "gcu"]
+        charged = f.get("charged", [])
+        if step == "charge_attacker":
+            firers = [x for x in firers if x.id in charged]
+        elif step == "ground_attacker":
+            firers = [x for x in firers if x.id not in charged]
     plan = fire_plan(board, s, firers, h, side == att)
     if not plan:
         return
@@ -290,7 +330,7 @@ def _step(ctx: Ctx) -> None:
         rolls = [ctx.dice.roll(6, f"{b.token} fires at {h}") for _ in range(dice)]
         hits += sum(r >= need for r in rolls)
         said.append(f"{name(board, b)} {dice} dice at {need}+: {' '.join(map(str, rolls))}")
-    kind = "Artillery" if step.startswith("art") else "Ground fire"
+    kind = {"art": "Artillery", "cha": "Charge (AR 13.0-14.0)"}.get(step[:3], "Ground fire")
     ctx.events.append(
         Event(
             "fire",
@@ -302,14 +342,21 @@ def _step(ctx: Ctx) -> None:
         for b, _, _ in plan:  # ammunition spent after the roll (7.7.4, L1590-1593)
             _lose_step(ctx, b, "fires and spends a step of ammunition")
     if hits:
-        f["pending"] = {"side": enemy(side), "hits": hits}
+        first = f.get("charged", []) if step == "ground_defender" else []
+        f["pending"] = {"side": enemy(side), "hits": hits, "air": False, "first": first}
+        if step.startswith("art"):  # who fired, for the targeting of AR 12.1
+            f["pending"]["firers"] = [b.id for b, _, _ in plan]
 
 
-def strongest(board: Board, state: State, h: str, side: str) -> list[BlockState]:
+def strongest(
+    board: Board, state: State, h: str, side: str, air_units: bool = False
+) -> list[BlockState]:
     """The blocks of ``side`` the next hit must fall on: the strongest that a hit can
-    still reduce (3.18, L586-588; 7.7.9, L1721-1723). A 0-strength block is not reduced
-    by hits (7.7.10, L1762-1766)."""
-    units = [x for x in ground(board, state, h, side) if value(board, x) > 0]
+    still reduce (3.18, L586-588; 7.7.9, L1721-1723), among its air units for air-to-air
+    and AA hits, among its ground units otherwise. A 0-strength block is not reduced by
+    hits (7.7.10, L1762-1766)."""
+    pool = air_combat.air_in if air_units else ground
+    units = [x for x in pool(board, state, h, side) if value(board, x) > 0]
     if not units:
         return []
     top = max(value(board, x) for x in units)
@@ -329,14 +376,68 @@ def engine_choice(board: Board, state: State, tied: list[BlockState], h: str) ->
     return min(tied, key=worst)
 
 
+def aimed(board: Board, state: State) -> bool:
+    """Whether the attacker picks which of the tied strongest takes the pending hit
+    (advanced rules 12.1, L2345-2350; RULINGS B61): the hex was revealed by the attacker's
+    air recon this turn, the weather is sunny (always in BIA, L993-994) and the hits are
+    the attacker's from its artillery step or Air-to-Ground, every unit firing in it an
+    artillery or air unit of TECH 2 or better."""
+    f = state.fight
+    pend = f["pending"] if f else None
+    if not pend or not state.options.get("advanced") or f["hex"] not in state.reconned:
+        return False
+    att = f["attacker"]
+    if pend["side"] == att or pend.get("air") or f["step"] < 1:
+        return False
+    step = STEPS[f["step"] - 1]
+    if step == "art_attacker":
+        firers = [board.block(i) for i in pend.get("firers", ())]
+        kinds = ["artillery"] * len(firers)
+    elif step == "air_to_ground":
+        firers = [board.block(x.id) for x in air_combat.air_in(board, state, f["hex"], att)]
+        kinds = [x.kind for x in firers]
+    else:
+        return False
+    tables = board.pack.tables
+    return bool(firers) and all(
+        x.kind == k and tables.tech(x.power, k, state.turn) >= 2 for x, k in zip(firers, kinds, strict=True)
+    )
+
+
+def aim_choice(board: Board, state: State, tied: list[BlockState], h: str) -> BlockState:
+    """The engine's aim for the attacker (``standing aim engine``, RULINGS B61): the tied
+    block that fires best in this battle, then the one with fewer edges left, then the
+    first token."""
+
+    def best(x: BlockState) -> tuple[int, int, str]:
+        need = hit_number(board, state, x, h, False)
+        return (need or 7, x.steps, x.token)
+
+    return min(tied, key=best)
+
+
+def tied(board: Board, state: State) -> list[BlockState]:
+    """The blocks the next pending hit of the battle must fall on (:func:`strongest`)."""
+    f = state.fight
+    pend = f["pending"]
+    among = strongest(board, state, f["hex"], pend["side"], bool(pend.get("air")))
+    first = [x for x in among if x.id in pend.get("first", ())]
+    if pend.get("first") and not first:  # the chargers take the answering hits first
+        units = [state.blocks[i] for i in pend["first"]]
+        units = [x for x in units if x.where == "map" and x.at == f["hex"] and value(board, x) > 0]
+        top = max((value(board, x) for x in units), default=0)
+        first = [x for x in units if value(board, x) == top] if units else []
+    return first or among
+
+
 def _give_hits(ctx: Ctx) -> None:
     """Give the pending hits one by one (7.7.8-7.7.10), asking the owner on a tie when
-    its standing order says so."""
+    its standing order says so; then the next side's hits of a simultaneous volley."""
     s, board, f = ctx.state, ctx.board, ctx.state.fight
     pend = f["pending"]
     while pend["hits"] > 0:
-        tied = strongest(board, s, f["hex"], pend["side"])
-        if not tied:
+        among = tied(board, s)
+        if not among:
             ctx.events.append(
                 Event(
                     "hits",
@@ -344,11 +445,18 @@ def _give_hits(ctx: Ctx) -> None:
                 )
             )
             break
-        if len(tied) > 1 and standing(s, pend["side"], "hits") == "ask":
+        if len(among) > 1 and aimed(board, s):  # the firer picks (AR 12.1; RULINGS B61)
+            if standing(s, f["attacker"], "aim") == "ask":
+                f["wait"] = f"aim:{f['attacker']}"
+                return
+            take_hit(ctx, aim_choice(board, s, among, f["hex"]))
+            continue
+        if len(among) > 1 and standing(s, pend["side"], "hits") == "ask":
             f["wait"] = f"hit:{pend['side']}"
             return
-        take_hit(ctx, engine_choice(board, s, tied, f["hex"]))
-    f["pending"] = None
+        take_hit(ctx, engine_choice(board, s, among, f["hex"]))
+    queue = f.get("queue") or []
+    f["pending"], f["queue"] = (queue[0], queue[1:]) if queue else (None, [])
     _lone(ctx)
 
 
@@ -388,6 +496,7 @@ def _eliminate(ctx: Ctx, b: BlockState, why: str) -> None:
     where = b.at
     ctx.events.append(Event("eliminated", f"{name(ctx.board, b)} {why} at {ctx.where(where)}."))
     b.where, b.at, b.oos = "dead", None, False
+    ctx.state.aloft.pop(b.id, None)
     if ctx.state.fight:
         ctx.state.fight["shield"].pop(b.id, None)
 
@@ -407,7 +516,9 @@ def _lone(ctx: Ctx) -> None:
 
 def _over(ctx: Ctx) -> bool:
     """End the battle when a side has no ground unit left in the hex (RULINGS B16); when
-    neither side can fire any more, the attacker's blocks there are lost (B20)."""
+    neither side can fire any more, the attacker's blocks there are lost (B20). An
+    attacker with air units only fights one round (B42). The losing side's air units fly
+    off to an airbase now (7.7.11.2); the holder's stay until the end of the Blitz."""
     s, board, f = ctx.state, ctx.board, ctx.state.fight
     h, att = f["hex"], f["attacker"]
     if ground(board, s, h, att) and ground(board, s, h, enemy(att)):
@@ -415,6 +526,10 @@ def _over(ctx: Ctx) -> bool:
             return False
         for b in ground(board, s, h, att):
             _eliminate(ctx, b, "cannot fight on and is eliminated")
+    foes = any(x.side != att for x in s.at_hex(h))
+    strike = not ground(board, s, h, att) and bool(air_combat.air_in(board, s, h, att))
+    if strike and foes and f["round"] == 1:
+        return False
     winner = att if ground(board, s, h, att) else enemy(att)
     loser = enemy(winner)
     if winner == att and s.control.get(h) != att:
@@ -427,44 +542,11 @@ def _over(ctx: Ctx) -> bool:
                                     f"{'destroyed' if after == 'destroyed' else 'a ' + after}."))  # fmt: skip
     ctx.events.append(Event("battle_end", f"The battle at {ctx.where(h)} is over: the "
                             f"{SIDE_NAME[winner]} side holds the hex.", {"hex": h, "winner": winner}))  # fmt: skip
-    for b in sorted(s.at_hex(h), key=lambda x: x.token):
-        if b.side == loser and board.block(b.id).unit_class == "air":
-            evacuate(ctx, b)
+    for b in air_combat.air_in(board, s, h, loser):
+        air.fly_off(ctx, b)
     s.battles = [x for x in s.battles if x != h]
     s.fight = None
     return True
-
-
-def evacuate(ctx: Ctx, b: BlockState) -> None:
-    """Air Evacuation (L1650-1656): an air unit whose hex falls to enemy ground units
-    loses a step and flies to the nearest free friendly airbase in range (a friendly
-    locality that is an airfield, holding no air unit, free of enemy units and ZOC);
-    with none it surrenders. Range: 5 or 10 hexes by type and TECH (Play Aid, 7.7.11.2)."""
-    s, board = ctx.state, ctx.board
-    block = board.block(b.id)
-    here = b.at
-    if b.steps == 1:
-        _eliminate(ctx, b, "evacuates with its last step and is lost")
-        return
-    b.steps -= 1
-    tech = board.pack.tables.tech(block.power, block.kind, s.turn)
-    reach = board.pack.tables.air_range.get(block.kind, {}).get(str(tech), 5)
-    foe_zoc = supply.zoc(board, s, enemy(b.side))
-    taken = {x.at for x in s.on_map() if board.block(x.id).unit_class == "air"}
-    foes = {x.at for x in s.on_map(enemy(b.side))}
-    bases = [
-        x.id for x in board.pack.map.hexes
-        if s.control.get(x.id) == b.side and locality(board, s, x.id)
-        and board.pack.tables.localities[locality(board, s, x.id)].airfield
-        and x.id not in taken and x.id not in foes and x.id not in foe_zoc
-        and distance(here, x.id) <= reach
-    ]  # fmt: skip
-    if not bases:
-        _eliminate(ctx, b, "finds no friendly airbase in range and surrenders")
-        return
-    b.at = min(bases, key=lambda x: (distance(here, x), x))
-    ctx.events.append(Event("evacuate", f"{name(board, b)} evacuates {ctx.where(here)}, loses a "
-                            f"step and lands at {ctx.where(b.at)}."))  # fmt: skip
 
 
 # -- retreat (7.7.11) -------------------------------------------------------------------
@@ -475,9 +557,12 @@ def retreat_hexes(ctx: Ctx, b: BlockState) -> list[str]:
     adjacent playable hex it could enter, outside enemy ZOC, holding no enemy unit, not
     another battle hex, across no forbidden hexside or red arrow, with room under the
     stacking limits; and either holding friendly units only or a friendly city (b), or
-    on a supply line of its power (a; RULINGS B21). Static infantry never retreats."""
+    on a supply line of its power (a; RULINGS B21). Static infantry never retreats. An
+    air unit retreats to an airbase (7.7.11.2, :func:`engine.games.bia.air.retreat_fields`)."""
     s, board = ctx.state, ctx.board
     block = board.block(b.id)
+    if air.is_air(board, b):
+        return air.retreat_fields(board, s, b)
     if board.pack.tables.unit_kinds.get(block.kind, {}).get("retreats") is False:
         return []
     foe_zoc = supply.zoc(board, s, enemy(b.side))
@@ -514,27 +599,39 @@ def retreat_hexes(ctx: Ctx, b: BlockState) -> list[str]:
 
 
 def retreats(ctx: Ctx, side: str) -> list[tuple[BlockState, str]]:
-    """Every (block, hex) retreat of ``side`` from the battle being fought."""
-    s = ctx.state
-    return [
-        (b, n) for b in ground(ctx.board, s, s.fight["hex"], side) for n in retreat_hexes(ctx, b)
-    ]
+    """Every (block, hex) retreat of ``side`` from the battle being fought: air units
+    after any air round and at the end of a round, ground units only after the ground
+    step (7.7.11, L1770-1774; RULINGS B43)."""
+    s, board, f = ctx.state, ctx.board, ctx.state.fight
+    units = air_combat.air_in(board, s, f["hex"], side)
+    if STEPS[min(f["step"], len(STEPS) - 1)].startswith("retreat"):
+        units = ground(board, s, f["hex"], side) + units
+    return [(b, n) for b in units for n in retreat_hexes(ctx, b)]
 
 
 def do_retreat(ctx: Ctx, b: BlockState, to: str) -> None:
-    """Move a retreating block; it takes control of the hex it enters (RULINGS B8)."""
+    """Move a retreating block; a ground block takes control of the hex it enters
+    (RULINGS B8), an air unit lands at its airbase (7.7.11.2)."""
     s = ctx.state
     here = b.at
     b.at = to
-    s.control[to] = b.side
+    if air.is_air(ctx.board, b):
+        s.aloft.pop(b.id, None)
+    else:
+        s.control[to] = b.side
     ctx.events.append(Event("retreat", f"{name(ctx.board, b)} retreats from {ctx.where(here)} "
                             f"to {ctx.where(to)}.", {"token": b.token, "to": to}))  # fmt: skip
-    if not ground(ctx.board, s, here, b.side):
-        s.fight["wait"] = None  # nothing left to retreat: the step ends
+    if not retreats(ctx, b.side):
+        end_retreats(ctx)  # nothing left to retreat: the step ends
 
 
 def end_retreats(ctx: Ctx) -> None:
-    """'stay': the side whose retreat step it is keeps its remaining blocks in the hex."""
-    f = ctx.state.fight
+    """'stay': the side whose retreat step it is keeps its remaining blocks in the hex.
+    After the attacker's withdrawals Air-to-Air goes on while it may (7.7.1, L1544-1546)."""
+    s, f = ctx.state, ctx.state.fight
     f["wait"] = None
     f["step"] += 1
+    if STEPS[f["step"] - 1] == "withdraw_attacker" and air_combat.a2a_happens(
+        ctx.board, s, f["hex"]
+    ):
+        f["step"] = STEPS.index("a2a")

@@ -30,6 +30,17 @@ from engine.core.view import BoxView, CounterView, HexMapView, MarkerView, SideV
 from engine.games.bia.board import SIDE_NAME, Board
 from engine.games.bia.view import BiaView, BlockView
 
+
+class BiaMapView(HexMapView):
+    """The ruleset's view (:meth:`BlocksInAfrika.view`): the map the front ends draw,
+    carrying also the fog-of-war view it was drawn from (``blocks``, ``pp``), which holds
+    no more than the map shows."""
+
+    blocks: list[BlockView] = []
+    #: power -> colour -> PP held, for the viewer's own powers only (digest 4.2)
+    pp: dict[str, dict[str, int]] = {}
+
+
 MONTHS = (
     "January", "February", "March", "April", "May", "June", "July", "August", "September",
     "October", "November", "December",
@@ -160,3 +171,19 @@ def map_view(
         notes=notes,
         grid="odd-r-CCRR",
     )
+
+
+def bia_map_view(
+    v: BiaView, *, active_role: str | None = None, prompt: str = "", board: Board | None = None
+) -> BiaMapView:
+    """:func:`map_view` of ``v`` with its blocks and PP kept beside the map, and the
+    viewer's own PP stock (7.3, digest 4.2: each side's alone) among the notes."""
+    bd = board or _board()
+    mv = map_view(v, active_role=active_role, prompt=prompt, board=bd)
+    notes = list(mv.notes)
+    powers = bd.pack.units.powers
+    for power, stock in sorted(v.pp.items()):
+        held = ", ".join(f"{n} {colour}" for colour, n in sorted(stock.items()) if n)
+        name = powers[power].name if power in powers else power
+        notes.append(f"{name} PP: {held or 'none'}.")
+    return BiaMapView(**{**dict(mv), "notes": notes}, blocks=v.blocks, pp=v.pp)

@@ -6,7 +6,10 @@ an enemy hex (7.5, L1310-1311), free movement in enemy ZOC (L1312-1313), halved 
 out of supply (4.4) with the 1 MP minimum (3.21), stacking (3.13) and hex control (3.3).
 The same moves serve Armoured Exploitation (7.10, L1839-1857), for the eligible blocks
 in supply as it opens, never into an enemy hex.
-Not yet: sea transport (7.5.4), air attack and transfer, HQ actions (AR).
+Ground units entering an airbase where the enemy has only air units on the ground make
+them evacuate (L1650-1656, :func:`engine.games.bia.air.evacuate`) and fight no battle.
+Air Transfer and Air Attack are :mod:`engine.games.bia.air`.
+Sea Transport (7.5.4) is :mod:`engine.games.bia.sea`. Not yet: HQ actions (AR).
 
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
 """
@@ -62,6 +65,8 @@ def exploits(board: Board, state: State, b: BlockState) -> bool:
     from infantry TECH 2; not one out of supply when the phase began (``state.barred``;
     RULINGS B29)."""
     block = board.block(b.id)
+    if b.id in state.reserve:  # Reserve Mode by Motorization (AR 16.0, L2428-2432)
+        return b.id not in state.barred
     if b.id in state.barred or block.unit_class != "armored" and block.kind != "motorized":
         return False
     tables = board.pack.tables
@@ -145,8 +150,14 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
     if not is_ground(block):
         raise refuse(
             "BIA 7.5",
-            f"{ctx.name(b)} is not a ground unit: air units fly by Air Attack or Air "
-            "Transfer, which this engine does not take yet.",
+            f"{ctx.name(b)} is not a ground unit: air units fly by Air Attack "
+            "('attack BLOCK HEX') or Air Transfer ('fly BLOCK HEX').",
+        )
+    if b.id in s.reserve and s.phase == "movement":
+        raise refuse(
+            "BIA 16.0",
+            f"{ctx.name(b)} is in Reserve Mode: it moves in the Exploitation Phase, not now "
+            "(L2428-2432).",
         )
     if b.id in s.moved:
         raise refuse(
@@ -157,8 +168,9 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
     if exploiting and not exploits(board, s, b):
         raise refuse(
             "BIA 7.10",
-            f"{ctx.name(b)} may not exploit: only armoured units (tankettes from TECH 2) and "
-            "TECH 2 motorized infantry move again, and only if in supply when the phase began.",
+            f"{ctx.name(b)} may not exploit: only armoured units (tankettes from TECH 2), "
+            "TECH 2 motorized infantry and units in Reserve Mode (AR 16.0) move again, and "
+            "only if in supply when the phase began.",
         )
     mp = allowance(board, s, b)
     if mp <= 0:
@@ -255,6 +267,14 @@ def apply_move(ctx: Ctx, order: Move) -> None:
     foe = {x.at for x in s.on_map(enemy(b.side))}
     b.at = path[-1]
     s.moved.append(b.id)
+    if battle and _air_units_alone(ctx, path[-1], b.side):
+        from engine.games.bia import air  # air imports combat, which imports this module
+
+        for x in sorted(s.at_hex(path[-1]), key=lambda x: x.token):
+            if x.side != b.side:
+                air.evacuate(ctx, x)  # Air Evacuation (L1650-1656): no battle
+        battle = False
+        foe.discard(path[-1])
     for h in path[1:]:
         if h not in foe:
             s.control[h] = b.side
@@ -278,11 +298,21 @@ def apply_move(ctx: Ctx, order: Move) -> None:
         )
 
 
+def _air_units_alone(ctx: Ctx, h: str, side: str) -> bool:
+    """Whether the enemy has only air units on the ground in ``h`` (L1650-1652)."""
+    foes = [x for x in ctx.state.at_hex(h) if x.side != side]
+    return bool(foes) and all(
+        not is_ground(ctx.board.block(x.id)) and x.id not in ctx.state.aloft for x in foes
+    )
+
+
 def destinations(ctx: Ctx, b: BlockState) -> list[Move]:
     """Every legal move of a block, one per destination, by its cheapest path."""
     board, s = ctx.board, ctx.state
     block = board.block(b.id)
     if not is_ground(block) or b.id in s.moved:
+        return []
+    if s.phase == "movement" and b.id in s.reserve:
         return []
     if s.phase == "exploitation" and not exploits(board, s, b):
         return []
@@ -328,6 +358,7 @@ def start_exploitation(ctx: Ctx) -> None:
     s.barred = [
         i for i in supply.out_of_supply(board, s, side)
         if board.block(i).unit_class == "armored" or board.block(i).kind == "motorized"
+        or i in s.reserve
     ]  # fmt: skip
     if s.barred:
         blocks = sorted((s.blocks[i] for i in s.barred), key=lambda b: b.token)

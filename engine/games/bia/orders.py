@@ -2,9 +2,21 @@
 
 move BLOCK HEX...        ground movement and exploitation: the hexes entered in order (7.5, 7.10)
 rail BLOCK HEX           strategic rail movement to a rail hex (7.4)
-fly BLOCK HEX            Air Transfer of an air unit to another airfield (7.5)
+ship BLOCK HEX           Sea Transport to a friendly port on the same body of water (7.5.4);
+                         from a home box to a port (with the nation's SRM); from London
+ship BLOCK south_africa  across the Atlantic to the South Africa box (L1191-1196)
+sail BLOCK PLACE         naval scenarios: a naval block to a port hex, a convoy box
+                         (central_med...), a new fleet at sea (sea) or a fleet at sea (f2) (17.0)
+fly BLOCK HEX            Air Transfer of an air unit to another airfield (7.5); in Production,
+                         an Italian or German air unit's arrival from its home box (L1110-1111)
+attack BLOCK HEX         Air Attack: an air unit flies to a battle, or opens one (7.5 combat move)
+react BLOCK HEX          Defender Reaction: an air unit flies to an existing battle (7.6)
+recon HQ HEX             an air recon attempt of an air HQ on a hex (AR 12.0)
+reserve BLOCK            put a TECH 2 ground unit in Reserve Mode for a Supreme Leader's AP: it
+                         moves in the Exploitation Phase instead (AR 16.0)
 fight HEX                fight the battle in that hex next (7.7, the phasing side's choice)
-hit BLOCK                give the next hit to that block, of the tied strongest (3.18, 7.7.9)
+hit BLOCK                give the next hit to that block, of the tied strongest (3.18, 7.7.9;
+                         after a recon the attacker's aimed hits, AR 12.1)
 retreat BLOCK HEX        retreat a block from its battle after the ground step (7.7.11)
 stay                     end this side's retreats for this round
 blitz BLOCK HEX          the 1 free MP of the Blitz into an adjacent hex (7.8)
@@ -13,7 +25,11 @@ rebuild BLOCK [HEX]      buy back an eliminated block's weakest edge, at HEX whe
 disband BLOCK            disband a supplied block for 1 yellow PP, after all purchases (7.3.6)
 standing hits engine|ask     who breaks ties of the strongest when this side takes hits
 standing retreat stay|ask    whether this side is asked about retreats after each round
+standing react pass|ask      whether this side is asked to react with air units (7.6)
+standing charge declare|hold whether this side's armour and cavalry charge when they may (AR 13-14)
 standing warfare COLOUR      the colour Strategic Warfare hits take first (the Allied choice, 7.1)
+standing aim engine|ask      whether this side is asked which tied enemy block its TECH 2 artillery
+                             and air hits fall on after a successful recon (AR 12.1)
 done                     end the current phase
 
 ``BLOCK`` is the block's id (``it_10c``) or its public token (``IT-07``); a side names
@@ -42,11 +58,52 @@ class Rail(Order):
     text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
 
 
+class Ship(Order):
+    verb: Literal["ship"] = "ship"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class Sail(Order):
+    verb: Literal["sail"] = "sail"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
 class Fly(Order):
     verb: Literal["fly"] = "fly"
     block: str
     to: str
     text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class Attack(Order):
+    verb: Literal["attack"] = "attack"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class React(Order):
+    verb: Literal["react"] = "react"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class Recon(Order):
+    verb: Literal["recon"] = "recon"
+    block: str
+    to: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+
+
+class Reserve(Order):
+    verb: Literal["reserve"] = "reserve"
+    block: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block",)
 
 
 class Fight(Order):
@@ -100,8 +157,10 @@ class Disband(Order):
 
 class Standing(Order):
     verb: Literal["standing"] = "standing"
-    topic: Literal["hits", "retreat", "warfare"]
-    value: Literal["engine", "ask", "stay", "yellow", "red", "blue", "white", "oil"]
+    topic: Literal["hits", "retreat", "react", "charge", "warfare", "aim"]
+    value: Literal[
+        "engine", "ask", "stay", "pass", "declare", "hold", "yellow", "red", "blue", "white", "oil"
+    ]
     text_fields: ClassVar[tuple[str, ...]] = ("topic", "value")
 
 
@@ -114,7 +173,13 @@ ORDERS: dict[str, type[Order]] = {
     for c in (
         Move,
         Rail,
+        Ship,
+        Sail,
         Fly,
+        Attack,
+        React,
+        Recon,
+        Reserve,
         Fight,
         Hit,
         Retreat,
@@ -128,16 +193,21 @@ ORDERS: dict[str, type[Order]] = {
     )
 }
 GRAMMAR = (
-    "Orders: 'move BLOCK HEX...', 'rail BLOCK HEX', 'fly BLOCK HEX', 'fight HEX', 'hit BLOCK', "
-    "'retreat BLOCK HEX', 'stay', 'blitz BLOCK HEX', 'repair BLOCK', "
-    "'rebuild BLOCK [HEX]', 'disband BLOCK', 'standing hits engine|ask', "
-    "'standing retreat stay|ask', 'standing warfare COLOUR' or 'done'."
+    "Orders: 'move BLOCK HEX...'; 'rail', 'fly', 'attack', 'react', 'recon', 'retreat' or "
+    "'blitz' BLOCK HEX; 'ship BLOCK HEX|south_africa'; 'sail BLOCK PLACE'; 'fight HEX'; "
+    "'hit', 'repair', 'reserve' or 'disband' BLOCK; 'rebuild BLOCK [HEX]'; 'stay'; "
+    "'standing TOPIC CHOICE' (hits, retreat, react, charge, warfare, aim); 'done'."
 )
+#: the Strategic Map box a British unit stops in on its way from the UK (L1191-1196)
+SOUTH_AFRICA = "south_africa"
 #: the standing orders each topic takes (the first is the default)
 STANDING = {
     "hits": ("engine", "ask"),
     "retreat": ("stay", "ask"),
+    "react": ("pass", "ask"),
+    "charge": ("declare", "hold"),
     "warfare": ("yellow", "red", "blue", "white", "oil"),
+    "aim": ("engine", "ask"),
 }
 #: the standing orders only one side gives (7.1: the Allied player chooses the colours)
 STANDING_SIDE = {"warfare": "allied"}
@@ -170,13 +240,20 @@ def parse_order(text: str) -> Order:
         if len(args) < 2:
             raise _refuse("'move' needs a block and at least one hex.")
         return Move(block=args[0], path=[_hex(w) for w in args[1:]])
-    if verb in ("rail", "fly", "retreat", "blitz"):
+    if verb == "ship":
+        _count(verb, args, 2, "a block and a port hex (or south_africa)")
+        to = args[1].lower()
+        return Ship(block=args[0], to=to if to == SOUTH_AFRICA else _hex(args[1]))
+    if verb == "sail":
+        _count(verb, args, 2, "a naval block and a place (a port hex, a convoy box, sea or a fleet at sea)")
+        return Sail(block=args[0], to=args[1].lower())
+    if verb in ("rail", "fly", "attack", "react", "recon", "retreat", "blitz"):
         _count(verb, args, 2, "a block and one hex")
         return ORDERS[verb](block=args[0], to=_hex(args[1]))
     if verb == "fight":
         _count(verb, args, 1, "one hex")
         return Fight(hex=_hex(args[0]))
-    if verb in ("hit", "repair", "disband"):
+    if verb in ("hit", "repair", "disband", "reserve"):
         _count(verb, args, 1, "one block")
         return ORDERS[verb](block=args[0])
     if verb == "rebuild":
@@ -187,16 +264,19 @@ def parse_order(text: str) -> Order:
         _count(verb, args, 2, "a topic and a value")
         topic, value = args[0].lower(), args[1].lower()
         if value not in STANDING.get(topic, ()):
-            raise _refuse(
-                "A standing order is 'hits engine', 'hits ask', 'retreat stay', 'retreat ask' "
-                "or 'warfare' with yellow, red, blue, white or oil."
+            raise OrderSyntaxError(  # the sentence is the grammar of standing orders
+                "BIA 7.0",
+                "A standing order is 'hits engine', 'hits ask', 'retreat stay', 'retreat ask', "
+                "'react pass', 'react ask', 'charge declare', 'charge hold', 'aim engine', "
+                "'aim ask' or 'warfare' with yellow, red, blue, white or oil."
             )
         return Standing(topic=topic, value=value)
     raise _refuse(f"{excerpt(words[0])} is not an order of this game.")
 
 
 def load_order(data: dict[str, Any]) -> Order:
-    cls = ORDERS.get(data.get("verb", "")) if isinstance(data, dict) else None
+    verb = data.get("verb") if isinstance(data, dict) else None
+    cls = ORDERS.get(verb) if isinstance(verb, str) else None  # a list or dict is no verb
     if cls is None:
         raise _refuse("That stored order is not an order of this game.")
     try:

@@ -9,7 +9,7 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 from __future__ import annotations
 
 from engine.core.events import private
-from engine.games.bia import ledger, supply
+from engine.games.bia import air, ledger, supply
 from engine.games.bia.board import SIDE_NAME
 from engine.games.bia.context import Ctx
 
@@ -17,12 +17,16 @@ from engine.games.bia.context import Ctx
 def open_phase(ctx: Ctx) -> None:
     """The automatic start of the Production Phase (7.3, L1029-1033; 7.3.3 L1217-1219:
     removals before any purchase): income, removals, reinforcements. Blocks disbanded in
-    this side's last Production Phase may be rebuilt from now on (7.3.6, L1269)."""
+    this side's last Production Phase may be rebuilt from now on (7.3.6, L1269). Italian
+    and German air units waiting at home since an earlier turn may fly to Africa in this
+    phase (L1110-1111, :func:`engine.games.bia.air.due_from_home`)."""
     s = ctx.state
     s.arrivals, s.disbanded = {}, []
+    s.air_due = air.due_from_home(ctx)  # before this turn's arrivals: a turn later (L1110-1111)
     ledger.collect_income(ctx)
     removals(ctx)
     reinforcements(ctx)
+    air.arrival_note(ctx)
 
 
 def removals(ctx: Ctx) -> None:

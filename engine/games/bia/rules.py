@@ -8,15 +8,18 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 from __future__ import annotations
 
 import hashlib
+import re
+from collections.abc import Iterable
 from typing import Any
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event
 from engine.core.orders import Order
 from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
-from engine.games.bia import movement, turn
+from engine.games.bia import fleet, movement, turn
 from engine.games.bia.board import ALLIED, AXIS, SIDE_NAME, TOKEN_TAG, Board
 from engine.games.bia.context import Ctx
+from engine.games.bia.mapview import BiaMapView, bia_map_view
 from engine.games.bia.orders import load_order, parse_order
 from engine.games.bia.state import BlockState, State
 from engine.games.bia.turn import (  # noqa: F401 - the sequence, as the tests reach it
@@ -27,10 +30,13 @@ from engine.games.bia.turn import (  # noqa: F401 - the sequence, as the tests r
     supply_phase,
     victory_phase,
 )
-from engine.games.bia.view import BiaView, view
+from engine.games.bia.view import BiaView, sees_face, view
+
+#: the options of a game at set-up, all off unless chosen (RULINGS F1)
+OPTIONS = {"advanced": "the advanced rules played so far: 11.4 HQ activation, 12.0-14.0"}
 
 #: the phases that take orders; the others run by themselves
-DECISION_PHASES = {"production", "srm", "movement", "combat", "blitz", "exploitation"}
+DECISION_PHASES = {"production", "srm", "movement", "reaction", "combat", "blitz", "exploitation"}
 
 
 class BlocksInAfrika:
@@ -39,6 +45,7 @@ class BlocksInAfrika:
 
     def __init__(self, board: Board | None = None) -> None:
         self._board = board
+        self._within: dict[str, frozenset[str]] = {}
 
     @property
     def board(self) -> Board:
@@ -52,11 +59,58 @@ class BlocksInAfrika:
         return [
             Scenario(id=s.id, title=s.name, description=f"{s.dates}. {s.victory.text}")
             for s in self.board.pack.scenarios.scenarios
-            if s.kind == "land"
         ]
+
+    def scenario_refusal(self, scenario: str) -> str | None:
+        """Why a scenario of the pack that :meth:`scenarios` does not offer cannot be set
+        up, in one sentence; None when it is offered or the pack does not have it. Every
+        scenario of the pack is offered since the naval rules are written (17.0, L2477;
+        engine.games.bia.fleet), so this is always None."""
+        return None
 
     def roles(self, scenario: str) -> list[str]:
         return [AXIS, ALLIED]
+
+    #: random play (``umpire fuzz``) needs no option: every land scenario has a last turn
+    fuzz_options: dict[str, Any] = {}
+
+    def fuzz_setup(self, seed: int) -> tuple[str, dict[str, Any]]:
+        """The scenario and options of random game ``seed``: the ten scenarios (the four
+        naval ones included) in turn, so that consecutive seeds spread over all of them,
+        each ten of them with the advanced rules (option ``advanced``: recon, HQs,
+        Panzers Attack!; nothing in a naval scenario) and the next ten without."""
+        ids = [s.id for s in self.scenarios()]
+        options = dict(self.fuzz_options)
+        if seed // len(ids) % 2:
+            options["advanced"] = True
+        return ids[seed % len(ids)], options
+
+    def fuzz_pick(self, state: State, orders: list[Order], rng: Any) -> Order:
+        """The order a random player gives among ``orders`` (``umpire fuzz``): standing
+        orders are offered at every decision and a random player disbanding at will would
+        empty the map, so both come seldom; battles (a move onto the enemy, a fight, a
+        blitz, an air attack, a retreat or a hit) half the time they are offered; ``done``
+        now and then, as for every game."""
+        finish = [o for o in orders if o.verb == "done"]
+        if finish and rng.random() < 0.12:
+            return finish[0]
+        rare = {"standing": 0.03, "disband": 0.05}
+        common = [o for o in orders if o.verb not in rare and o.verb != "done"]
+        for verb, chance in rare.items():
+            some = [o for o in orders if o.verb == verb]
+            if some and rng.random() < chance:
+                return rng.choice(some)
+        if not common:
+            return finish[0] if finish else rng.choice(orders)
+        foes = {b.at for b in state.on_map() if b.side != self.prompt(state).role}
+        bold = [
+            o for o in common
+            if o.verb in ("fight", "blitz", "attack", "retreat", "hit")
+            or (o.verb == "move" and o.path[-1] in foes)
+        ]  # fmt: skip
+        if bold and rng.random() < 0.5:
+            return rng.choice(bold)
+        return rng.choice(common)
 
     def setup(self, scenario: str, options: dict[str, Any], dice: Dice) -> State:
         """Set a scenario up from the pack (2.0; Scenario Booklet): its blocks on their
@@ -68,9 +122,18 @@ class BlocksInAfrika:
         if scenario not in ids:
             raise IllegalOrder(
                 "",
-                f"There is no land scenario {scenario!r}.",
+                self.scenario_refusal(scenario) or f"There is no land scenario {scenario!r}.",
                 f"The scenarios are: {', '.join(ids)}.",
             )
+        for key, value in (options or {}).items():
+            if key not in OPTIONS:
+                raise IllegalOrder(
+                    "",
+                    f"Blocks in Afrika has no option {key!r}.",
+                    "Options: " + ", ".join(f"{k} ({v})" for k, v in OPTIONS.items()) + ".",
+                )
+            if not isinstance(value, bool):
+                raise IllegalOrder("", f"The option {key} is on (true) or off (false).")
         b = self.board
         sc = b.pack.scenario(scenario)
         state = State(
@@ -89,6 +152,8 @@ class BlocksInAfrika:
                 side = b.side_of_power(b.block(r.unit).power)
                 edge = _edge(b, r.unit, r.steps)
                 state.blocks[r.unit] = BlockState(r.unit, side, "pool", None, edge)
+        if sc.kind == "naval":  # the fleets of BIA7-BIA10 (17.0, L2477-2551)
+            fleet.setup(b, state, _edge)
         # 64 bits drawn with the dice: too many to try them all against the tokens seen
         salt = ":".join(str(dice.roll(1 << 16, "token order")) for _ in range(4))
         counts: dict[str, int] = {}
@@ -130,8 +195,53 @@ class BlocksInAfrika:
     def prompt(self, state: State) -> Prompt:
         return turn.prompt(Ctx(self.board, state, _NoDice()))
 
-    def view(self, state: State, role: str | None) -> BiaView:
+    def view(self, state: State, role: str | None) -> BiaMapView:
+        """What ``role`` (a side, None for the public, EVERYONE for the audit) may see, as
+        the map the front ends draw (:func:`engine.games.bia.mapview.map_view`), built
+        from the fog-of-war view only (1.3, L134-138; digest 4.2): enemy blocks as their
+        colour and token unless revealed, and the viewer's own PP stock. The prompt on
+        the map is the one ``role`` may read."""
+        p = self.prompt(state)
+        seen = view(self.board, state, role)
+        return bia_map_view(seen, active_role=p.role, prompt=p.text_for(role), board=self.board)
+
+    def fog_view(self, state: State, role: str | None) -> BiaView:
+        """The same as :meth:`view`, as data only (the blocks and PP, no map)."""
         return view(self.board, state, role)
+
+    def hidden_words(
+        self, state: State, audience: str | None, events: Iterable[Event] = ()
+    ) -> dict[str, set[str]]:
+        """Block id -> the words that would name it (its id, its printed name) for every
+        block whose face ``audience`` (a side, or None for the public) may not see in
+        ``state`` (1.3, L134-138; digest 4.2): the enemy's, and for the public every
+        block, unless face up. Blocks ``events`` turned face up (a battle reveals them,
+        L1446-1447) are seen, since the line that says so names them. A name that a
+        block the audience sees also bears, or holds as a word, names nothing hidden and
+        is left out. Read by the fuzzer's leak scan (:mod:`engine.fuzz`)."""
+        shown = {t for e in events if e.kind == "reveal" for t in e.data.get("tokens", [])}
+        seen, hidden = set(), []
+        for x in state.blocks.values():
+            if sees_face(state, x, audience) or x.token in shown:
+                seen.add(x.id)
+            else:
+                hidden.append(x)
+        out = {}
+        for x in hidden:
+            name = self.board.block(x.id).name
+            out[x.id] = {x.id} if self._named_within(x.id) & seen else {x.id, name}
+        return out
+
+    def _named_within(self, block_id: str) -> frozenset[str]:
+        """The blocks whose printed name holds ``block_id``'s name as whole words (its
+        own included): where one of them is seen, that name tells nothing."""
+        found = self._within.get(block_id)
+        if found is None:
+            name = self.board.block(block_id).name
+            word = re.compile(rf"(?<![\w*]){re.escape(name)}(?![\w*])")
+            found = frozenset(x.id for x in self.board.pack.units.blocks if word.search(x.name))
+            self._within[block_id] = found
+        return found
 
     # -- orders ----------------------------------------------------------------
 
@@ -212,3 +322,6 @@ def _edge(board: Board, block_id: str, value: int) -> int:
 class _NoDice:
     def roll(self, sides: int, purpose: str = "") -> int:
         raise AssertionError(f"no dice while listing legal orders ({purpose})")
+
+
+RULESET = BlocksInAfrika()

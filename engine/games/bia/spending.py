@@ -43,18 +43,20 @@ def _supplied(b: BlockState) -> bool:
 
 def port_linked(board: Board, state: State, hex_id: str, side: str) -> bool:
     """The desert limit's test (7.3, L1048-1053): a controlled port, or a rail hex joined
-    by rail through controlled hexes free of enemy units to a controlled port. (Siege,
-    AR 10.1, is not written: no port counts as besieged yet.)"""
+    by rail through controlled hexes free of enemy units to a controlled port. A besieged
+    port (L359-361; RULINGS B53) links nothing: cut off from the sea, it is no port to
+    the limit (RULINGS B33)."""
 
     def ok(h: str) -> bool:
         foes = any(x.side != side for x in state.at_hex(h))
         return state.control.get(h) == side and not foes
 
+    barred = supply.enemy_presence(board, state, side)
     graph = rail_graph(board)
     seen, todo = {hex_id}, deque([hex_id])
     while todo:
         h = todo.popleft()
-        if h in board.ports and ok(h):
+        if h in board.ports and ok(h) and not supply.besieged(board, state, h, side, barred):
             return True
         for n in graph.get(h, ()):
             if n not in seen and ok(n):

@@ -104,6 +104,34 @@ class State:
     disbanded: list[str] = field(default_factory=list)
     #: hexes whose factories were destroyed by a power's conquest (5.1, L765-766)
     factories_lost: list[str] = field(default_factory=list)
+    #: air unit -> the airfield it flew from, for every air unit flying a mission or
+    #: taking part in a battle (its ``at`` is the battle hex); it rebases at the end of
+    #: the Blitz Phase (7.8.1) or when its battle is lost (7.7.11.2)
+    aloft: dict[str, str] = field(default_factory=dict)
+    #: Italian and German air units in their home box that may fly to Africa in this
+    #: Production Phase: built a turn or more before (L1110-1111)
+    air_due: list[str] = field(default_factory=list)
+    #: air HQ -> recon attempts it has left this Movement Phase; an HQ listed here is
+    #: activated (face up) until the end of the Blitz Phase (AR 11.4, 12.0)
+    hq_active: dict[str, int] = field(default_factory=dict)
+    #: hexes an air recon revealed this turn (AR 12.0: no Malus for the attacker there)
+    reconned: list[str] = field(default_factory=list)
+    #: power -> the block it moved by Sea Transport in this Movement Phase (7.5.4; one
+    #: per power, its Supreme Leader's one action of that kind, L1940-1951; RULINGS B57)
+    shipped: dict[str, str] = field(default_factory=dict)
+    #: the powers that made their SRM in this side's SRM Phase (7.4): a crossing from a
+    #: home box is that SRM and a Sea Transport together (L1121-1124, L1193-1194)
+    srm_used: list[str] = field(default_factory=list)
+    #: Supreme Leader -> the kinds of action it took this turn, one AP each (advanced
+    #: rules, L1940-1951, L1994-2004; engine.games.bia.hq)
+    leader_ap: dict[str, list[str]] = field(default_factory=dict)
+    #: the naval scenarios (17.0; engine.games.bia.fleet): ``wait`` is the side adding
+    #: ships to the convoy boxes in Strategic Warfare, ``lost`` the naval steps each side
+    #: has lost, ``fleets`` the number of the last fleet formed at sea
+    naval: dict[str, Any] = field(default_factory=dict)
+    #: the phasing side's blocks in Reserve Mode (AR 16.0, Motorization): they stay put in
+    #: the Movement Phase and move in the Exploitation Phase; public (the black barrel)
+    reserve: list[str] = field(default_factory=list)
 
     def clone(self) -> State:
         return State(
@@ -115,7 +143,11 @@ class State:
             dict(self.localities), list(self.barred), list(self.conquered),
             dict(self.blitzed), dict(self.pp_lost),
             {k: dict(v) for k, v in self.pp.items()}, dict(self.arrivals),
-            list(self.disbanded), list(self.factories_lost),
+            list(self.disbanded), list(self.factories_lost), dict(self.aloft),
+            list(self.air_due), dict(self.hq_active), list(self.reconned),
+            dict(self.shipped), list(self.srm_used),
+            {k: list(v) for k, v in self.leader_ap.items()}, copy.deepcopy(self.naval),
+            list(self.reserve),
         )  # fmt: skip
 
     def on_map(self, side: str | None = None) -> list[BlockState]:
@@ -161,6 +193,15 @@ class State:
             "arrivals": self.arrivals,
             "disbanded": self.disbanded,
             "factories_lost": self.factories_lost,
+            "aloft": self.aloft,
+            "air_due": self.air_due,
+            "hq_active": self.hq_active,
+            "reconned": self.reconned,
+            "shipped": self.shipped,
+            "srm_used": self.srm_used,
+            "leader_ap": self.leader_ap,
+            "naval": self.naval,
+            "reserve": self.reserve,
         }
 
     @classmethod
@@ -177,4 +218,9 @@ class State:
             dict(d.get("pp_lost", {})),
             {k: dict(v) for k, v in d.get("pp", {}).items()}, dict(d.get("arrivals", {})),
             list(d.get("disbanded", [])), list(d.get("factories_lost", [])),
+            dict(d.get("aloft", {})), list(d.get("air_due", [])),
+            dict(d.get("hq_active", {})), list(d.get("reconned", [])),
+            dict(d.get("shipped", {})), list(d.get("srm_used", [])),
+            {k: list(v) for k, v in d.get("leader_ap", {}).items()},
+            copy.deepcopy(d.get("naval", {})), list(d.get("reserve", [])),
         )  # fmt: skip

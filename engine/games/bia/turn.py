@@ -20,9 +20,14 @@ from engine.games.bia import (
     air,
     blitz,
     combat,
+    fleet,
+    hq,
     ledger,
     movement,
+    ports,
     production,
+    recon,
+    sea,
     spending,
     srm,
     strategic_warfare,
@@ -33,6 +38,7 @@ from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.orders import (
     STANDING,
     STANDING_SIDE,
+    Attack,
     Blitz,
     Disband,
     Done,
@@ -41,9 +47,14 @@ from engine.games.bia.orders import (
     Hit,
     Move,
     Rail,
+    React,
     Rebuild,
+    Recon,
     Repair,
+    Reserve,
     Retreat,
+    Sail,
+    Ship,
     Standing,
     Stay,
 )  # fmt: skip
@@ -71,9 +82,15 @@ def next_phase(ctx: Ctx) -> None:
     """Step to the next phase of 7.0 and open it: after a side's phase 10 comes the other
     side's phase 1, and after the Allied phase 10 the Victory Phase and a new turn."""
     s = ctx.state
+    if s.phase == "srm":  # a crossing from home takes the nation's SRM (L1121-1124)
+        s.srm_used = sorted({ctx.board.block(i).power for i in s.moved})
     s.moved = []
     if s.phase == "production":
         ledger.store(ctx)
+        s.air_due = []
+    elif s.phase == "blitz":
+        air.rebase_all(ctx)  # 7.8.1 (L1880-1886)
+        recon.deactivate(ctx)  # AR 11.4 (L2271-2278)
     i = PHASES.index(s.phase)
     if i + 1 < len(PHASES):
         s.phase = PHASES[i + 1]
@@ -81,12 +98,17 @@ def next_phase(ctx: Ctx) -> None:
             production.open_phase(ctx)
         elif s.phase == "combat":
             combat.reveal_battles(ctx)
+        elif s.phase == "srm":
+            s.leader_ap = {}  # the Supreme Leaders' AP come back each turn (RULINGS B60)
+        elif s.phase == "movement":
+            s.shipped = {}  # one Sea Transport per power per turn (RULINGS B57)
         elif s.phase == "blitz":
             s.blitzed = {}
         elif s.phase == "exploitation":
             movement.start_exploitation(ctx)
         return
     s.battles, s.barred, s.attacked, s.entered_from, s.blitzed = [], [], {}, {}, {}
+    s.reserve = []  # Reserve Mode by Motorization ends with the exploitation (AR 16.0)
     if s.player == AXIS:
         s.player, s.phase = ALLIED, PHASES[0]
         return
@@ -99,6 +121,8 @@ def settle(ctx: Ctx) -> None:
     s = ctx.state
     while s.phase != "over":
         if s.phase == "strategic_warfare":
+            if fleet.is_naval(ctx.board, s) and fleet.convoy_step(ctx):
+                return  # a side adds ships to the convoy boxes (17.0, L2558-2563)
             strategic_warfare.strategic_warfare(ctx)
         elif s.phase == "supply":
             supply_phase(ctx)
@@ -111,13 +135,18 @@ def settle(ctx: Ctx) -> None:
 
 def waits(ctx: Ctx) -> bool:
     """Whether the phase (one that may take orders) waits on a player now. Movement
-    always does; the others only while an order is possible (Defender Reaction moves air
-    units, which this engine does not take yet: RULINGS B17)."""
+    always does; the others only while an order is possible. Defender Reaction waits on
+    the non-phasing side only when its standing order asks it (7.6; RULINGS B46)."""
     s = ctx.state
     if s.phase == "movement":
         return True
+    if fleet.is_naval(ctx.board, s):  # only fleets, which move in Movement (17.0)
+        return False
+    if s.phase == "reaction":
+        asks = combat.standing(s, enemy(s.player), "react") == "ask"
+        return asks and bool(air.react_orders(ctx))
     if s.phase == "production":
-        return bool(spending.orders(ctx))
+        return bool(spending.orders(ctx)) or bool(air.arrival_orders(ctx))
     if s.phase == "srm":
         return bool(srm.rail_orders(ctx))
     if s.phase == "combat":
@@ -138,30 +167,51 @@ def prompt(ctx: Ctx) -> Prompt:
     if s.phase == "over":
         return Prompt(role=None, kind="over", text=f"The game is over. {s.result_text}", **base)
     head = f"Turn {s.turn}, {SIDE_NAME[s.player]} {PHASE_NAMES[s.phase]}"
+    if fleet.is_naval(board, s):
+        return fleet.prompt(ctx, head, base)
     f = s.fight
     if f and f["wait"]:
         what, side = f["wait"].split(":")
         where = ctx.where(f["hex"])
         if what == "hit":
-            tied = combat.strongest(board, s, f["hex"], side)
+            tied = combat.tied(board, s)
             names = ", ".join(combat.name(board, b) for b in tied)
             text = (f"{head}, battle at {where}: {f['pending']['hits']} hit(s) on your blocks; "
                     f"the strongest are tied: {names}. Say which takes the next ('hit BLOCK').")  # fmt: skip
             return Prompt(role=side, kind="hit", verbs=["hit", "standing"], text=text, **base)
-        text = (f"{head}, battle at {where}, round {f['round']}: retreat blocks "
+        if what == "aim":  # the attacker's TECH 2 fire after a recon (AR 12.1)
+            names = ", ".join(combat.name(board, b) for b in combat.tied(board, s))
+            text = (f"{head}, battle at {where}: {f['pending']['hits']} hit(s) of your TECH 2 "
+                    f"artillery or air units on an enemy the recon revealed; the strongest are "
+                    f"tied: {names}. Say which takes the next ('hit BLOCK').")  # fmt: skip
+            return Prompt(role=side, kind="aim", verbs=["hit", "standing"], text=text, **base)
+        step = combat.STEPS[min(f["step"], len(combat.STEPS) - 1)]
+        what = "withdraw air units" if step.startswith("withdraw") else "retreat blocks"
+        text = (f"{head}, battle at {where}, round {f['round']}: {what} "
                 "('retreat BLOCK HEX'), or 'stay'.")  # fmt: skip
         return Prompt(
             role=side, kind="retreat", verbs=["retreat", "stay", "standing"], text=text, **base
         )
+    if s.phase == "reaction":
+        text = (f"{head}: react with air units to the battles ('react BLOCK HEX'): "
+                f"{', '.join(s.battles)}; then 'done'.")  # fmt: skip
+        return Prompt(role=enemy(s.player), kind="reaction", verbs=["react", "done", "standing"],
+                      text=text, **base)  # fmt: skip
     verbs = {
-        "production": (["repair", "rebuild", "disband", "done", "standing"], "repair ('repair BLOCK') or rebuild ('rebuild BLOCK [HEX]') blocks, then disband ('disband BLOCK') if you wish, then 'done'"),
+        "production": (["repair", "rebuild", "disband", "fly", "done", "standing"], "repair ('repair BLOCK') or rebuild ('rebuild BLOCK [HEX]') blocks, fly air units in from home ('fly BLOCK HEX'), then disband ('disband BLOCK') if you wish, then 'done'"),
         "srm": (["rail", "done", "standing"], "move a unit by rail ('rail BLOCK HEX'), then 'done'"),
-        "movement": (["move", "fly", "done", "standing"], "move your blocks ('move BLOCK HEX...', air units 'fly BLOCK HEX'), then 'done'"),
+        "movement": (["move", "fly", "attack", "ship", "done", "standing"], "move your blocks ('move BLOCK HEX...'; air units 'fly BLOCK HEX' to transfer, 'attack BLOCK HEX' to attack; by sea 'ship BLOCK PORT'), then 'done'"),
         "combat": (["fight", "standing"], f"choose the next battle ('fight HEX'): {', '.join(s.battles)}"),
         "blitz": (["blitz", "fight", "done", "standing"], "blitz ('blitz BLOCK HEX'), fight blitz battles ('fight HEX'), then 'done'"),
         "exploitation": (["move", "done", "standing"], "exploit with armour ('move BLOCK HEX...'), then 'done'"),
     }[s.phase]  # fmt: skip
-    return Prompt(role=s.player, kind=s.phase, verbs=verbs[0], text=f"{head}: {verbs[1]}.", **base)
+    words, text = verbs
+    if s.phase == "movement" and s.options.get("advanced"):  # air recon (AR 12.0)
+        words = [*words[:3], "recon", *words[3:]]
+        text = text.replace("), then", "; air HQs 'recon HQ HEX'), then")
+        words.insert(words.index("done"), "reserve")  # Reserve Mode (AR 16.0)
+        text = text.replace("), then", "; Reserve Mode 'reserve BLOCK'), then")
+    return Prompt(role=s.player, kind=s.phase, verbs=words, text=f"{head}: {text}.", **base)
 
 
 def legal(ctx: Ctx, role: str) -> list[Order]:
@@ -170,16 +220,20 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
     p = prompt(ctx)
     if p.role is None or role != p.role:
         return []
+    if fleet.is_naval(ctx.board, s):
+        return fleet.legal(ctx, role)
     out: list[Order] = []
-    f = s.fight
     if p.kind == "hit":
-        tied = combat.strongest(ctx.board, s, f["hex"], role)
-        out = [Hit(block=b.id) for b in tied]
+        out = [Hit(block=b.id) for b in combat.tied(ctx.board, s)]
+    elif p.kind == "aim":  # enemy blocks, named by their tokens (1.3)
+        out = [Hit(block=b.token) for b in combat.tied(ctx.board, s)]
     elif p.kind == "retreat":
         out = [Retreat(block=b.id, to=n) for b, n in combat.retreats(ctx, role)]
         out.append(Stay())
+    elif s.phase == "reaction":
+        out = [*air.react_orders(ctx), Done()]
     elif s.phase == "production":
-        out = [*spending.orders(ctx), Done()]
+        out = [*spending.orders(ctx), *air.arrival_orders(ctx), Done()]
     elif s.phase == "srm":
         out = [*srm.rail_orders(ctx), Done()]
     elif s.phase in ("movement", "exploitation"):
@@ -187,6 +241,10 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
             out.extend(movement.destinations(ctx, b))
         if s.phase == "movement":
             out.extend(air.fly_orders(ctx))
+            out.extend(air.attack_orders(ctx))
+            out.extend(recon.recon_orders(ctx))
+            out.extend(sea.ship_orders(ctx))
+            out.extend(hq.reserve_orders(ctx))
         out.append(Done())
     elif s.phase == "combat":
         out = [Fight(hex=h) for h in s.battles]
@@ -221,7 +279,7 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
             private("standing", f"Standing order: {order.topic} {order.value}.", (role,))
         )
         f = s.fight
-        waiting = {"hits": "hit", "retreat": "retreat"}.get(order.topic)
+        waiting = {"hits": "hit", "retreat": "retreat", "aim": "aim"}.get(order.topic)
         if f and f["wait"] == f"{waiting}:{role}":
             if order.value == STANDING[order.topic][0]:
                 if order.topic == "retreat":
@@ -230,12 +288,31 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
                     f["wait"] = None
         settle(ctx)
         return
-    if isinstance(order, Move):
+    if isinstance(order, Sail):
+        fleet.apply_sail(ctx, order)
+        _keep_order_private(ctx, role, order, order.block, order.to)
+    elif isinstance(order, Move):
         movement.apply_move(ctx, order)
         _keep_order_private(ctx, role, order, order.block, " ".join(order.path))
+    elif isinstance(order, Ship):
+        sea.apply_ship(ctx, order)
+        _keep_order_private(ctx, role, order, order.block, order.to)
     elif isinstance(order, Fly):
         air.apply_fly(ctx, order)
         _keep_order_private(ctx, role, order, order.block, order.to)
+    elif isinstance(order, Attack):
+        air.apply_attack(ctx, order)
+        _keep_order_private(ctx, role, order, order.block, order.to)
+    elif isinstance(order, React):
+        air.apply_react(ctx, order)
+        _keep_order_private(ctx, role, order, order.block, order.to)
+    elif isinstance(order, Reserve):
+        hq.apply_reserve(ctx, order)
+        token = (s.blocks.get(order.block) or s.by_token(order.block.upper())).token
+        ctx.events.insert(0, private(ORDER, order.text(), (role,), f"reserve {token}"))
+    elif isinstance(order, Recon):
+        recon.apply_recon(ctx, order)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,), f"recon {order.to}"))
     elif isinstance(order, Rail):
         srm.apply_rail(ctx, order)
         _keep_order_private(ctx, role, order, order.block, order.to)
@@ -257,20 +334,27 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
                          f"Battles to fight: {', '.join(s.battles) or 'none'}.")  # fmt: skip
         combat.start(ctx, order.hex)
     elif isinstance(order, Hit):
-        tied = combat.strongest(ctx.board, s, s.fight["hex"], role)
+        tied = combat.tied(ctx.board, s)
         b = _named(ctx, order.block, tied)
+        aiming = bool(s.fight and (s.fight["wait"] or "").startswith("aim:"))
+        if b is None and aiming:
+            raise refuse("BIA 12.1", "Your aimed hit must fall on one of the strongest enemy blocks in the battle.",
+                         f"Those are: {', '.join(combat.name(ctx.board, x) for x in tied)}.")  # fmt: skip
         if b is None:
             raise refuse("BIA 7.7.9", "The next hit must fall on one of your strongest blocks in the battle.",
                          f"Those are: {', '.join(combat.name(ctx.board, x) for x in tied)}.")  # fmt: skip
+        if aiming:  # every reader sees the token; the block is face up in its battle
+            ctx.events.insert(0, private(ORDER, order.text(), (role,), f"hit {b.token}"))
         combat.take_hit(ctx, b)
         s.fight["wait"] = None
     elif isinstance(order, Retreat):
-        mine = combat.ground(ctx.board, s, s.fight["hex"], role)
-        b = _named(ctx, order.block, mine)
-        if b is None or order.to not in combat.retreat_hexes(ctx, b):
-            raise refuse("BIA 7.7.11", f"{order.block} may not retreat to {order.to}: a block of yours in "
-                         "the battle retreats one hex to a safe hex (friendly, a friendly city, or on a "
-                         "supply line), never into enemy ZOC, enemy units or another battle.")  # fmt: skip
+        ways = combat.retreats(ctx, role)
+        b = _named(ctx, order.block, [x for x, _ in ways])
+        if b is None or (b.id, order.to) not in {(x.id, n) for x, n in ways}:
+            raise refuse("BIA 7.7.11", f"{order.block} may not retreat to {order.to}: a ground block of "
+                         "yours retreats after the ground step one hex to a safe hex (friendly, a friendly "
+                         "city, or on a supply line), never into enemy ZOC, enemy units or another "
+                         "battle; an air unit to a supplied airbase of yours in its range.")  # fmt: skip
         combat.do_retreat(ctx, b, order.to)
     elif isinstance(order, Stay):
         combat.end_retreats(ctx)
@@ -278,7 +362,10 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
         if s.phase == "blitz" and s.battles:
             raise refuse("BIA 7.8", f"Fight the blitz battles first: {', '.join(s.battles)}.")
         ctx.events.append(Event("done", f"{SIDE_NAME[role]} ends {PHASE_NAMES[s.phase]}."))
-        next_phase(ctx)
+        if fleet.waiting_side(s) is not None:
+            fleet.end_step(ctx)  # done adding ships to the convoy boxes (17.0)
+        else:
+            next_phase(ctx)
     settle(ctx)
 
 
@@ -325,7 +412,9 @@ def supply_phase(ctx: Ctx) -> None:
 
 def final_supply_phase(ctx: Ctx) -> None:
     """7.9 (L1891-1896): each block of the phasing side with a white barrel is checked
-    again. Back in supply: the barrel goes. Still out: it surrenders and leaves the map
+    again. Back in supply: the barrel goes. In siege supply (AR 10.1, L1959-1971, option
+    ``advanced``: in a besieged port or own capital, ``ports.in_siege_supply``) and above
+    its last step: it loses a step and stays. Still out: it surrenders and leaves the map
     (4.5) and gives the enemy PP (4.5, L714-723: ``ledger.surrender_gain``), except static
     infantry, which stays (4.4.1, L703-706), and a block with a
     0-step edge, which drops to it and stays (L738-740, L1833-1835). Then every block
@@ -334,6 +423,7 @@ def final_supply_phase(ctx: Ctx) -> None:
     marked = [b for b in s.on_map(side) if b.oos]
     if marked:
         still = set(supply.out_of_supply(board, s, side))
+        siege = ports.in_siege_supply(board, s, side, sorted(still))
         for b in sorted(marked, key=lambda b: b.token):
             block = board.block(b.id)
             if b.id not in still:
@@ -353,6 +443,18 @@ def final_supply_phase(ctx: Ctx) -> None:
                         f"Final supply: {ctx.name(b)} stays out of supply; static infantry never surrenders.",
                         (side,),
                         f"Final supply: {b.token} stays out of supply.",
+                    )
+                )
+            elif b.id in siege and b.steps > 1:
+                b.steps -= 1
+                ctx.events.append(
+                    private(
+                        "supply",
+                        f"Final supply: {ctx.name(b)} is besieged at {ctx.where(b.at)} and loses a "
+                        "step instead of surrendering (siege supply, AR 10.1).",
+                        (side,),
+                        f"Final supply: {b.token} is besieged at {ctx.where(b.at)} and loses a step "
+                        "instead of surrendering (siege supply, AR 10.1).",
                     )
                 )
             elif block.track[0][0] == 0:
@@ -380,6 +482,7 @@ def final_supply_phase(ctx: Ctx) -> None:
                 )
     for b in s.blocks.values():
         b.revealed = False
+    s.reconned = []  # a recon serves the battles of the turn it was made in (12.0)
 
 
 def victory_phase(ctx: Ctx) -> None:
@@ -393,6 +496,9 @@ def victory_phase(ctx: Ctx) -> None:
         s.turn += 1
         s.player, s.phase = AXIS, PHASES[0]
         ctx.events.append(Event("turn", f"Turn {s.turn} begins. Weather: good (7.0 A)."))
+        return
+    if fleet.is_naval(ctx.board, s):
+        fleet.victory(ctx)
         return
     winner: str | None = None
     for rule in sc.victory.rules:

@@ -1,0 +1,210 @@
+"""The Supreme Leaders' Action Points (advanced rules, set-up option ``advanced``).
+
+BIA plays four Supreme Leaders as abstract HQs off the map (L393-403, L1994-2004):
+Mussolini in Rome with 3 AP, Hitler and Goering in Berlin with 2 and 1, Churchill in
+London with 4. Each AP buys one action (3.15 L540-545; 11.2 L2094-2098), and a Supreme
+Leader takes at most one action of each kind in a turn (L1940-1951): fuel an armoured
+unit, fuel an air unit, move an unsupplied unit, a free SRM (7.4, L1227, L1279-1280), a
+Sea Transport (L1409-1410), put a ground unit in reserve.
+
+Written so far: the Sea Transport and Reserve Mode. Under ``advanced`` each Sea Transport a
+leader commands takes an AP of that leader (a crossing from a home box takes two, its SRM
+and its sea leg, L1121-1124, L1135-1137, L1191-1194); ``reserve BLOCK`` in the Movement
+Phase takes one to hold a TECH 2 ground unit back for the Exploitation Phase (16.0
+Motorization, L2428-2446; RULINGS B62). The SRM of phase 4 is still paid with a yellow PP
+(7.4 lets an AP pay it instead, L1227: not written yet). Hitler, the German FHQ, may command an Axis ally's
+unit too, never the reverse (11.8, L2205-2221). Goering commands German air units only
+(L1987-1992). The abstract leaders are active in every turn of their side and lose no
+step by it (RULINGS B60).
+
+Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
+"""
+
+from __future__ import annotations
+
+from engine.core.errors import IllegalOrder
+from engine.core.events import private
+from engine.games.bia.board import Board
+from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.movement import TECH_TRACK, _own_block, allowance, is_ground
+from engine.games.bia.orders import Reserve
+from engine.games.bia.state import BlockState, State
+
+RULE_RESERVE = "BIA 16.0"
+
+#: the abstract leaders' names; their AP and powers are the pack's (``units.leaders``,
+#: checked against L400-403 and L2001-2004 when the pack loads)
+NAMES = {
+    "mussolini": "Mussolini",
+    "hitler": "Hitler",
+    "goering": "Goering",
+    "churchill": "Churchill",
+}
+#: the leader of a power's own units; the Free French brigade counts as British (L405-408)
+OWN_LEADER = {
+    "italy": "mussolini",
+    "germany": "hitler",
+    "uk": "churchill",
+    "free_france": "churchill",
+}
+#: the kinds of action a Supreme Leader takes at most once a turn (L1940-1951)
+KIND_NAMES = {
+    "fuel_armour": "fuelling an armoured unit",
+    "fuel_air": "fuelling an air unit",
+    "oos_move": "moving an unsupplied unit",
+    "srm": "an SRM",
+    "sea": "a Sea Transport",
+    "reserve": "a Reserve Mode",
+}
+
+
+def playing(state: State) -> bool:
+    """The Supreme Leaders' AP are an advanced rule (11.0-11.3)."""
+    return bool(state.options.get("advanced"))
+
+
+def name(leader: str) -> str:
+    return NAMES.get(leader, leader.title())
+
+
+def ap_left(board: Board, state: State, leader: str) -> int:
+    """AP the leader has left this turn: its AP less the actions it took (L1994-2004)."""
+    return board.pack.units.leaders[leader].ap - len(state.leader_ap.get(leader, []))
+
+
+def can(board: Board, state: State, leader: str, kinds: tuple[str, ...]) -> bool:
+    """Whether the leader may take these actions now: an AP for each, and none of a kind
+    it took this turn (L1940-1951)."""
+    done = state.leader_ap.get(leader, [])
+    return ap_left(board, state, leader) >= len(kinds) and not set(kinds) & set(done)
+
+
+def leaders_for(board: Board, power: str, is_air: bool) -> list[str]:
+    """The Supreme Leaders who may command a unit of ``power``, its own first: Hitler for
+    any Axis ally too (11.8, L2205-2221), Goering for a German air unit (L1987-1992)."""
+    out = []
+    own = OWN_LEADER.get(power)
+    if own:
+        out.append(own)
+    if is_air and power == "germany":
+        out.append("goering")
+    if power != "germany" and board.side_of_power(power) == "axis":
+        out.append("hitler")
+    return out
+
+
+def commander(
+    board: Board, state: State, power: str, is_air: bool, kinds: tuple[str, ...]
+) -> str | None:
+    """The first leader able to take these actions for a unit of ``power``; None when
+    no leader of the power may (or the power has none: then ``has_leader`` is False)."""
+    for leader in leaders_for(board, power, is_air):
+        if leader == "goering" and not set(kinds) <= {"srm", "fuel_air"}:
+            continue  # Goering fuels an air unit or makes an SRM, nothing else (L1987-1992)
+        if can(board, state, leader, kinds):
+            return leader
+    return None
+
+
+def has_leader(board: Board, power: str, is_air: bool) -> bool:
+    return bool(leaders_for(board, power, is_air))
+
+
+def spend(state: State, leader: str, kinds: tuple[str, ...]) -> None:
+    state.leader_ap.setdefault(leader, []).extend(kinds)
+
+
+def why_not(board: Board, state: State, power: str, is_air: bool, kinds: tuple[str, ...]) -> str:
+    """One sentence saying why no leader may take these actions."""
+    what = " and ".join(KIND_NAMES[k] for k in kinds)
+    who = leaders_for(board, power, is_air)
+    parts = []
+    for leader in who:
+        done = [KIND_NAMES[k] for k in state.leader_ap.get(leader, []) if k in kinds]
+        left = ap_left(board, state, leader)
+        if done:
+            parts.append(f"{name(leader)} already spent an AP on {' and '.join(done)} this turn")
+        else:
+            parts.append(f"{name(leader)} has {left} AP left")
+    return (
+        f"No Supreme Leader can spend an AP on {what} ({'; '.join(parts)}): each AP buys one "
+        "action and a leader takes one action of each kind a turn (L1940-1951)."
+    )
+
+
+# -- Reserve Mode by a Supreme Leader (AR 16.0, L2418-2446) ---------------------------------
+
+
+def reservable(board: Board, state: State, b: BlockState) -> str | None:
+    """Why a block may not go into Reserve Mode by Motorization now, or None (16.0,
+    L2428-2432): a ground unit of the infantry or armoured class at TECH 2 or better,
+    with Movement Points, that has not moved in this Movement Phase."""
+    block = board.block(b.id)
+    if not is_ground(block) or block.unit_class not in ("infantry", "armored"):
+        return "only infantry and armoured-class ground units go into Reserve Mode (16.0)"
+    key = board.fire_key(block)
+    if board.pack.tables.tech(block.power, TECH_TRACK.get(key, key), state.turn) < 2:
+        return "only TECH 2 units go into Reserve Mode (16.0, L2428-2430)"
+    if not allowance(board, state, b):
+        return "a unit with no Movement Points has nothing to keep in reserve"
+    if b.id in state.moved:
+        return "it has moved in this phase, and a unit in reserve may not (L2430-2431)"
+    if b.id in state.reserve:
+        return "it is in Reserve Mode already"
+    return None
+
+
+def check_reserve(ctx: Ctx, order: Reserve) -> tuple[BlockState, str]:
+    """16.0 (L2439-2446): in the Movement Phase, a Supreme Leader's AP (one unit a turn,
+    anywhere, L2424; its one action of that kind, L1940-1951) puts a TECH 2 ground unit in
+    Reserve Mode. The Armoured HQs' reserves wait for their activation (RULINGS B62)."""
+    s, board = ctx.state, ctx.board
+    if not playing(s):
+        raise refuse(
+            RULE_RESERVE, "Reserve Mode is an advanced rule; this game plays the basic rules."
+        )
+    b = _own_block(ctx, order.block)
+    why = reservable(board, s, b)
+    if why:
+        raise refuse(RULE_RESERVE, f"{ctx.name(b)} may not go into Reserve Mode: {why}.")
+    block = board.block(b.id)
+    if not has_leader(board, block.power, False):
+        raise refuse(
+            RULE_RESERVE,
+            f"No Supreme Leader commands {ctx.name(b)}: its power's reserves need an HQ not "
+            "written yet (RULINGS B62).",
+        )
+    leader = commander(board, s, block.power, False, ("reserve",))
+    if leader is None:
+        raise refuse(RULE_RESERVE, why_not(board, s, block.power, False, ("reserve",)))
+    return b, leader
+
+
+def apply_reserve(ctx: Ctx, order: Reserve) -> None:
+    b, leader = check_reserve(ctx, order)
+    spend(ctx.state, leader, ("reserve",))
+    ctx.state.reserve.append(b.id)
+    ctx.events.append(
+        private(
+            "reserve",
+            f"{name(leader)} spends 1 AP: {ctx.name(b)} at {b.at} goes into Reserve Mode.",
+            (b.side,),
+            f"{name(leader)} spends 1 AP: {b.token} at {b.at} goes into Reserve Mode.",
+            token=b.token,
+        )
+    )
+
+
+def reserve_orders(ctx: Ctx) -> list[Reserve]:
+    """Every Reserve Mode the phasing side may order now."""
+    s = ctx.state
+    if not playing(s) or s.phase != "movement":
+        return []
+    out = []
+    for b in sorted(s.on_map(s.player), key=lambda b: b.id):
+        try:
+            check_reserve(ctx, Reserve(block=b.id))
+        except IllegalOrder:
+            continue
+        out.append(Reserve(block=b.id))
+    return out

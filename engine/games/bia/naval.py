@@ -1,0 +1,285 @@
+"""Naval combat of Blocks in Afrika (17.0 Naval Rules, L2477-2744).
+
+A sea battle is fought between the naval blocks of the two sides, round by round. This
+module resolves one round (:func:`fight_round`) and the interception roll that starts a
+battle at sea (:func:`interception_need`); the phases that call them live in
+:mod:`engine.games.bia.fleet`. It works on :class:`Ship` records, not on the state, so the
+rulebook's own battle off Crete (L2652-2744) is played by a test with scripted dice.
+
+Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``;
+the rulings are ``RULINGS.md`` B63-B72.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from engine.core.ruleset import Dice
+
+#: the gunfire class of each naval kind (17.0, L2527-2535): lower fires first
+CLASS = {"bb": 1, "ca": 2, "dd": 3, "ss": 4, "cv": 5, "cve": 5}
+#: the order the gun classes fire in after the air step (17.0 Fire Order, L2607-2612)
+GUN_ORDER = ("bb", "ca", "dd", "ss")
+#: the best number a die can need: a 1 never hits (RULINGS B18, B65)
+BEST = 2
+KIND_NAME = {
+    "bb": "battleship", "ca": "cruiser", "dd": "destroyer", "ss": "submarine",
+    "cv": "aircraft carrier", "cve": "escort carrier",
+}  # fmt: skip
+
+
+@dataclass(slots=True)
+class Ship:
+    """One naval block in a sea battle: its printed track values (weakest edge first),
+    the edge it stands on (1 = weakest, 0 = sunk) and, for a carrier, the aircraft its
+    full-strength edge carries (17.0, L2498-2503)."""
+
+    id: str
+    side: str
+    kind: str
+    values: list[int]
+    pos: int
+    token: str = ""
+    full_planes: int = 0
+
+    @property
+    def afloat(self) -> bool:
+        return self.pos > 0
+
+    @property
+    def strength(self) -> int:
+        return self.values[self.pos - 1] if self.pos > 0 else 0
+
+    @property
+    def planes(self) -> int:
+        """Aircraft on the carrier's current edge: one per edge above the hull, up to
+        those of its full edge (RULINGS B66; the deck keeps one, L2706, L2728)."""
+        if self.kind != "cv" or not self.afloat:
+            return 0
+        return min(self.full_planes, self.strength)
+
+
+@dataclass
+class Battle:
+    """The two sides' ships in one sea battle, with what a round needs to know: each
+    side's naval TECH and bomber TECH (3.16), and whether it is fought in a convoy box
+    (the escort carriers fire there only, L2509-2514)."""
+
+    ships: list[Ship]
+    naval_tech: dict[str, int]
+    bomber_tech: dict[str, int]
+    convoy: bool = False
+    #: hits each side has taken on its ships (not on its aircraft) in the battle: the
+    #: hits passed on to a transport it escorts (L2596-2598)
+    ship_hits: dict[str, int] = field(default_factory=dict)
+    lines: list[str] = field(default_factory=list)
+
+    def of(self, side: str) -> list[Ship]:
+        return [s for s in self.ships if s.side == side and s.afloat]
+
+    def sides(self) -> list[str]:
+        return sorted({s.side for s in self.ships})
+
+    def other(self, side: str) -> str:
+        return next(x for x in self.sides() if x != side)
+
+    def planes(self, side: str) -> int:
+        return sum(s.planes for s in self.of(side))
+
+
+def label(ship: Ship, reader: Callable[[Ship], str] | None = None) -> str:
+    return reader(ship) if reader else f"{ship.token or ship.id} ({KIND_NAME[ship.kind]})"
+
+
+def air_superiority(battle: Battle) -> str | None:
+    """The side with more carrier aircraft in the battle (17.0, L2613-2617), or None."""
+    a, b = battle.sides()
+    pa, pb = battle.planes(a), battle.planes(b)
+    return a if pa > pb else b if pb > pa else None
+
+
+def can_target_subs(battle: Battle, side: str) -> bool:
+    """Submarines may be fired on only by a side with a destroyer, carrier or escort
+    carrier present (17.0 Combat Rules, L2645)."""
+    return any(s.kind in ("dd", "cv", "cve") for s in battle.of(side))
+
+
+def targets(battle: Battle, firer: str) -> list[Ship]:
+    subs = can_target_subs(battle, firer)
+    return [s for s in battle.of(battle.other(firer)) if s.kind != "ss" or subs]
+
+
+def class_bonus(battle: Battle, firer: str, kind: str) -> int:
+    """17.0 Combat Rules (L2636-2638, L2533-2535): a class with no enemy ship of its own
+    class or a higher one to fire at gets a Bonus equal to the difference between its
+    class and the highest enemy class it may fire at (RULINGS B65). Submarines are not
+    counted: they have Bonuses of their own (L2645-2648), and against submarines the
+    convoy example's unpaired destroyer dice still need a 6 (L2515-2520)."""
+    if kind == "ss":  # a submarine's own Bonus: unopposed by DD/CV/CVE (L2646)
+        return (
+            0 if any(s.kind in ("dd", "cv", "cve") for s in battle.of(battle.other(firer))) else 1
+        )
+    tgt = [s for s in targets(battle, firer) if s.kind != "ss"]
+    if not tgt:
+        return 0
+    return max(0, min(CLASS[s.kind] for s in tgt) - CLASS[kind])
+
+
+def need(bonus: int) -> int:
+    return max(BEST, 6 - bonus)
+
+
+def gun_victim(battle: Battle, firer: str, sub_only: bool = False) -> Ship | None:
+    """Where a gun hit falls: on the strongest ship it may hit (L2639); among equals the
+    lowest class first (a submarine before a cruiser, the choice the Italians make off
+    Crete, L2711-2712), then by token (RULINGS B67)."""
+    tgt = [s for s in targets(battle, firer) if not sub_only or s.kind == "ss"]
+    if not tgt:
+        return None
+    return min(tgt, key=lambda s: (-s.strength, -CLASS[s.kind], s.token or s.id))
+
+
+def chosen_victim(battle: Battle, firer: str) -> Ship | None:
+    """Where a submarine or carrier aircraft hit falls: the firer chooses (L2649, L2699-2700):
+    the engine takes the enemy's air first (the carrier with most aircraft), then its
+    heaviest class, strongest first (RULINGS B67: the choices of the Crete example)."""
+    tgt = targets(battle, firer)
+    if not tgt:
+        return None
+    return min(tgt, key=lambda s: (-s.planes, CLASS[s.kind], -s.strength, s.token or s.id))
+
+
+class _Round:
+    """The state of one round: which side still discards a hit (TECH advantage)."""
+
+    def __init__(self, battle: Battle) -> None:
+        self.b = battle
+        a, c = battle.sides()
+        ta, tc = battle.naval_tech.get(a, 1), battle.naval_tech.get(c, 1)
+        #: 17.0 Combat Rules (L2642-2644; RULINGS B68): the side of higher naval TECH discards one hit
+        #: suffered each round; a hit on its aircraft cannot be discarded
+        self.discard = {a: ta > tc, c: tc > ta}
+
+    def hit(self, ship: Ship, why: str, reader: Callable[[Ship], str] | None) -> None:
+        side = ship.side
+        if self.discard[side]:
+            self.discard[side] = False
+            self.b.lines.append(
+                f"{why}: a hit on {label(ship, reader)}, discarded by naval TECH superiority."
+            )
+            return
+        ship.pos -= 1
+        self.b.ship_hits[side] = self.b.ship_hits.get(side, 0) + 1
+        after = "sunk" if not ship.afloat else f"reduced to {ship.strength}"
+        self.b.lines.append(f"{why}: {label(ship, reader)} is hit and {after}.")
+
+
+def _roll(dice: Dice, n: int, why: str) -> list[int]:
+    return [dice.roll(6, why) for _ in range(n)]
+
+
+def fight_round(battle: Battle, dice: Dice, reader: Callable[[Ship], str] | None = None) -> None:
+    """One round of naval combat (17.0, L2599-2651). The carriers' aircraft first, then
+    the battleships, cruisers, destroyers and submarines (L2607-2612). The side with air
+    superiority fires first in every step and its hits land before the other fires;
+    otherwise both fire at once in each step (L2613-2617). Superiority is read again
+    after the air step (L2628-2632). Each block rolls one die per point of its current
+    strength, a carrier one per aircraft; a 6 hits, less its Bonus (L2635)."""
+    rnd = _Round(battle)
+    first = air_superiority(battle)
+    _air_step(battle, dice, rnd, first, reader)
+    first = air_superiority(battle)
+    for kind in GUN_ORDER:
+        order = [first, battle.other(first)] if first else [None]
+        for side in order:
+            firing = [side] if side else battle.sides()
+            pending: list[tuple[str, int, int]] = []  # (firer, hits, sub-only hits)
+            for f in firing:
+                shots = _gun_fire(battle, dice, f, kind, reader)
+                if shots is not None:
+                    pending.append((f, *shots))
+            for f, hits, sub_hits in pending:
+                for n, sub_only in ((hits, False), (sub_hits, True)):
+                    for _ in range(n):
+                        pick = chosen_victim if kind == "ss" else gun_victim
+                        v = pick(battle, f) if not sub_only else gun_victim(battle, f, True)
+                        if v is None:
+                            break
+                        rnd.hit(v, f"{f.capitalize()} {KIND_NAME[kind]} fire", reader)
+
+
+def _gun_fire(battle: Battle, dice: Dice, side: str, kind: str, reader) -> tuple[int, int] | None:
+    """The dice of one side's ships of one class. In a convoy box an escort carrier
+    fires with the destroyers, and each step paired with a destroyer step hits a
+    submarine on a 5 as well (L2509-2520, L2647-2648; RULINGS B69)."""
+    ships = [s for s in battle.of(side) if s.kind == kind]
+    cves = [s for s in battle.of(side) if s.kind == "cve"] if battle.convoy and kind == "dd" else []
+    if not ships and not cves:
+        return None
+    n = sum(s.strength for s in ships) + sum(s.strength for s in cves)
+    if n == 0:
+        return None
+    num = need(class_bonus(battle, side, kind))
+    rolls = _roll(dice, n, f"{side} {kind} fire")
+    paired = 2 * min(sum(s.strength for s in ships), sum(s.strength for s in cves))
+    hits = sum(r >= num for r in rolls)
+    sub_hits = sum(1 for r in rolls[:paired] if num > r >= need(1)) if paired else 0
+    battle.lines.append(
+        f"{side.capitalize()} {KIND_NAME[kind]}s fire {n} dice at {num}+: "
+        f"{', '.join(map(str, rolls))}: {hits + sub_hits} hit(s)."
+    )
+    return hits, sub_hits
+
+
+def _air_step(battle: Battle, dice: Dice, rnd: _Round, first: str | None, reader) -> None:
+    """The carriers' torpedo bombers (17.0, L2618-2627; RULINGS B66): one die per aircraft; a 6 less
+    the Bonus of the side's bomber TECH (TECH 2: 5-6) hits an enemy ship, a 1 plus the
+    Bonus of the enemy's naval TECH (TECH 3: 1-3) is flak that costs the carrier a step.
+    Only the carriers' own aircraft fight at sea (L2607-2608)."""
+    order = [first, battle.other(first)] if first else battle.sides()
+    simultaneous = first is None
+    queued: list[tuple[str, list[Ship], int, int]] = []
+    for side in order:
+        cvs = [s for s in battle.of(side) if s.planes > 0]
+        if not cvs:
+            continue
+        n = sum(s.planes for s in cvs)
+        hit_on = need(battle.bomber_tech.get(side, 1) - 1)
+        flak_on = battle.naval_tech.get(battle.other(side), 1)
+        rolls = _roll(dice, n, f"{side} carrier aircraft")
+        hits, flak = sum(r >= hit_on for r in rolls), sum(r <= flak_on for r in rolls)
+        battle.lines.append(
+            f"{side.capitalize()} carrier aircraft roll {n} dice (hit {hit_on}+, flak on "
+            f"{flak_on} or less): {', '.join(map(str, rolls))}: {hits} hit(s), {flak} lost to flak."
+        )
+        queued.append((side, cvs, hits, flak))
+        if not simultaneous:
+            _air_hits(battle, rnd, queued.pop(), reader)
+    for q in queued:
+        _air_hits(battle, rnd, q, reader)
+
+
+def _air_hits(battle: Battle, rnd: _Round, q, reader) -> None:
+    side, cvs, hits, flak = q
+    for _ in range(flak):  # the carrier's owner loses an air step (L2699-2700)
+        cv = max((s for s in cvs if s.planes > 0), key=lambda s: s.planes, default=None)
+        if cv is None:
+            break
+        cv.pos -= 1
+        battle.lines.append(f"Flak: {label(cv, reader)} loses an air step.")
+    for _ in range(hits):
+        v = chosen_victim(battle, side)
+        if v is None:
+            break
+        rnd.hit(v, f"{side.capitalize()} torpedo bombers", reader)
+
+
+def interception_need(blocks: int, has_cv: bool, own_tech: int, enemy_tech: int) -> int:
+    """The number a fleet's interception die needs (17.0, L2586-2595): a 6, less one
+    Bonus per naval TECH level above the enemy (two at most), one for a carrier, one for
+    each block from the second; plus one Malus per TECH level below (two at most). Above
+    6 the fleet cannot intercept; a 1 never does (RULINGS B64). No phase of the ten scenarios calls it (B63)."""
+    bonus = min(2, max(0, own_tech - enemy_tech)) + (1 if has_cv else 0) + max(0, blocks - 1)
+    malus = min(2, max(0, enemy_tech - own_tech))
+    return max(BEST, 6 - bonus + malus)
