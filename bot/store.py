@@ -15,7 +15,10 @@ of :class:`Tx`. Snapshots are stored compressed, as key frames and differences (
 rolls, events, role, user and phase are compressed into one ``body`` with a dictionary
 of its ruleset's vocabulary (``bot/logdicts``, migration 0008), and only every
 ``CHAIN_EVERY``-th entry stores its dice chain, the others deriving it from the entry
-before (migration 0009); a game's notices nobody will read again go when it ends.
+before (migration 0009); a game's notices nobody will read again go when it ends, and
+its log, final then, moves into chunks of ``SEAL_EVERY`` entries compressed together
+(``Tx.seal_log``, migration 0010), which every query of the log reads for a game that
+has no rows left.
 
 The schema lives in ``migrations/NNNN_name.sql``. At open, the files numbered above
 ``PRAGMA user_version`` are applied in order, each in its own transaction that also sets
@@ -35,6 +38,7 @@ The schema lives in ``migrations/NNNN_name.sql``. At open, the files numbered ab
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import os
@@ -45,7 +49,7 @@ from collections.abc import AsyncIterator, Iterable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import aiosqlite
 
@@ -352,6 +356,11 @@ def _action(row: sqlite3.Row) -> ActionRow:
         json_keys = ()
     elif any(d.get(name) is None for name in _BODY_FIELDS):
         raise _BadRow("an action has neither a body nor its order, rolls and events")
+    return _checked_action(d, json_keys)
+
+
+def _checked_action(d: dict[str, Any], json_keys: Iterable[str] = ()) -> ActionRow:
+    """``ActionRow(**d)`` once its columns, rolls and events are checked."""
     a: ActionRow = _row(ActionRow, d, "actions", json_keys)
     where = f"action {a.seq} of game {a.game!r}"
     _check_rolls(a.rolls, where)
@@ -385,6 +394,80 @@ def _chain_bytes(chain: str | None) -> bytes | str | None:
     if chain is not None and _HEX_CHAIN.match(chain):
         return bytes.fromhex(chain)
     return chain
+
+
+#: a finished game's log is sealed (``Tx.seal_log``, migration 0010) in runs of up to
+#: this many consecutive entries, one ``action_chunks`` row a run. Each row names its
+#: first and last entry, so a reader does not depend on this number
+SEAL_EVERY = 16
+#: the fields of one entry in a sealed chunk's body, in order
+_SEALED_FIELDS = ("entry", "seq", "turn", "created_at", "undone_by", "chain", *_BODY_FIELDS)
+
+
+def seal_chunks(entries: list[ActionRow], ruleset: str | None) -> list[tuple[int, int, bytes]]:
+    """``(first entry, last entry, body)`` of each chunk holding ``entries`` (one game's,
+    in order, chains as ``_action`` reads them): runs of up to :data:`SEAL_EVERY`
+    consecutive entries, each run's body the JSON list of its entries (the fields of
+    :data:`_SEALED_FIELDS`; a derived chain as ``""``) compressed by ``logdicts.pack``."""
+    runs: list[list[ActionRow]] = []
+    for a in entries:
+        if runs and len(runs[-1]) < SEAL_EVERY and runs[-1][-1].entry + 1 == a.entry:
+            runs[-1].append(a)
+        else:
+            runs.append([a])
+    chunks = []
+    for run in runs:
+        items = [
+            [
+                *(getattr(a, name) for name in _SEALED_FIELDS[:5]),
+                "" if a.chain is _DERIVED else a.chain,
+                *(getattr(a, name) for name in _BODY_FIELDS),
+            ]
+            for a in run
+        ]
+        chunks.append((run[0].entry, run[-1].entry, logdicts.pack(items, ruleset)))
+    return chunks
+
+
+def unseal_chunks(game_id: str, chunks: Iterable[tuple[Any, Any, Any]]) -> list[ActionRow]:
+    """The entries of a sealed log, from its chunks ``(first entry, last entry, body)`` in
+    order; a derived chain reads as ``_DERIVED`` (``Tx._derive_chains`` fills it in)."""
+    return [_checked_action({"game": game_id, **d}) for d in _sealed_items(game_id, chunks)]
+
+
+def _sealed_items(game_id: str, chunks: Iterable[tuple[Any, Any, Any]]) -> list[dict[str, Any]]:
+    """The fields of every entry of a sealed log, in order, their numbers, chain and
+    ``undone_by`` checked (``_checked_action`` checks the rest of those it returns)."""
+    found: list[dict[str, Any]] = []
+    for first, last, body in chunks:
+        if not (type(first) is int and type(last) is int and 1 <= first <= last):
+            raise _BadRow(f"a chunk of the log of game {game_id!r} names no run of entries")
+        if not isinstance(body, (bytes, memoryview)):
+            raise _BadRow(f"action_chunks.body holds {type(body).__name__}")
+        try:
+            items = logdicts.unpack(bytes(body), last - first + 1)
+        except logdicts.BadBody as exc:
+            raise _BadRow(f"action_chunks.body holds {exc}") from None
+        for entry, item in enumerate(items, start=first):
+            if not (isinstance(item, list) and len(item) == len(_SEALED_FIELDS)):
+                raise _BadRow(f"a chunk of the log of game {game_id!r} holds no entry {entry}")
+            d = dict(zip(_SEALED_FIELDS, item, strict=True))
+            if d["entry"] != entry or (found and found[-1]["entry"] >= entry):
+                raise _BadRow(f"the chunks of the log of game {game_id!r} are out of order")
+            if not (type(d["seq"]) is int and type(d["turn"]) is int):
+                raise _BadRow(f"entry {entry} of the log of game {game_id!r} is damaged")
+            if d["chain"] == "":
+                d["chain"] = _DERIVED
+            elif d["chain"] is not None and not isinstance(d["chain"], str):
+                raise _BadRow(f"action {d['seq']} of game {game_id!r} has a damaged dice chain")
+            if d["undone_by"] is not None and type(d["undone_by"]) is not int:
+                raise _BadRow(f"action {d['seq']} of game {game_id!r} is undone by no audit entry")
+            found.append(d)
+    return found
+
+
+#: ``Tx._sealed_turns`` of the last few sealed logs read, by a digest of their bytes
+_SEALED_TURNS: dict[bytes, list[tuple[int, int]]] = {}
 
 
 def _check_rolls(rolls: list[Any], where: str) -> None:
@@ -497,12 +580,33 @@ def snapshot_pack(
 ) -> bytes:
     """The bytes to store for ``state``. ``previous`` is the game's previous snapshot as
     (entry of its key frame, its place after the key frame, its state); None: a key frame."""
+    return _snapshot_bytes(state, previous)[0]
+
+
+def _snapshot_bytes(
+    state: dict[str, Any], previous: tuple[int, int, dict[str, Any]] | None
+) -> tuple[bytes, bytes]:
+    """(what :func:`snapshot_pack` gives, ``state`` packed as a key frame): the same object
+    twice when the key frame is what is stored."""
     whole = _pack({"s": state})
     if previous is None or previous[1] + 1 >= KEYFRAME_EVERY:
-        return whole
+        return whole, whole
     key, n, old = previous
     delta = _pack({"k": key, "n": n + 1, "d": snapshot_diff(old, state)})
-    return delta if len(delta) <= len(whole) * KEYFRAME_SHARE else whole
+    return (delta if len(delta) <= len(whole) * KEYFRAME_SHARE else whole), whole
+
+
+class SnapshotTip(NamedTuple):
+    """A game's latest snapshot as the next one is packed against it (issue 16: the
+    service keeps it with the game in memory, saving the reads of ``Tx._pack``)."""
+
+    #: the log entry it was taken at
+    entry: int
+    #: the entry of its key frame, and its place after it (0: it is one)
+    key: int
+    n: int
+    #: its state, packed as a key frame (compressed: a few KB)
+    whole: bytes
 
 
 def snapshot_rebuild(game_id: str, rows: list[tuple[int, Any]]) -> tuple[int, int, dict[str, Any]]:
@@ -1192,8 +1296,10 @@ class Tx:
                     (game_id, CHAIN_EVERY),
                 )
             ][::-1]
-            if not rows:
-                return []
+            if not rows:  # a sealed log, or none
+                rows = await self._sealed_live(game_id, last=CHAIN_EVERY)
+                if not rows:
+                    return []
             low = rows[-1].seq
             base = low - low % CHAIN_EVERY
             rows = [r for r in rows if r.seq >= base]
@@ -1205,6 +1311,8 @@ class Tx:
                 sql += " AND seq <= ?"
                 params.append(high)
             rows = [_action(r) for r in await self._all(sql + " ORDER BY seq", params)]
+            if not rows:  # a sealed log, or none in that range
+                rows = await self._sealed_live(game_id, base, high)
         previous: str | None = CHAIN_START if base == 0 else None
         before = base
         for r in rows:
@@ -1264,7 +1372,10 @@ class Tx:
             "SELECT chain FROM actions WHERE game = ? AND seq = ? AND undone_by IS NULL",
             (game_id, seq),
         )
-        if row is None or row[0] is None:
+        if row is None:  # a sealed log, or no such action
+            found = await self._live_rows(game_id, seq, seq)
+            return found[0].chain if found else None
+        if row[0] is None:
             return None
         if isinstance(row[0], (bytes, memoryview)) and len(row[0]) == 0:  # derived
             found = await self._live_rows(game_id, seq, seq)
@@ -1280,9 +1391,109 @@ class Tx:
     async def log_entries(self, game_id: str) -> list[ActionRow]:
         """Every entry of the log, undone ones included, in the order written."""
         rows = await self._all("SELECT * FROM actions WHERE game = ? ORDER BY entry", (game_id,))
+        if not rows:
+            sealed = await self._sealed(game_id)
+            if sealed:
+                await self._derive_chains(game_id, sealed, whole=True)
+            return sealed or []
         found = [_action(r) for r in rows]
         await self._derive_chains(game_id, found, whole=True)
         return found
+
+    async def _sealed_chunks(self, game_id: str) -> list[tuple[Any, Any, Any]]:
+        """``(first entry, last entry, body)`` of each chunk of the game's sealed log."""
+        rows = await self._all(
+            "SELECT first_entry, last_entry, body FROM action_chunks WHERE game = ?"
+            " ORDER BY first_entry",
+            (game_id,),
+        )
+        return [(r[0], r[1], r[2]) for r in rows]
+
+    async def _sealed(self, game_id: str) -> list[ActionRow] | None:
+        """Every entry of a sealed log (a finished game's, migration 0010), in order, a
+        derived chain as ``_DERIVED``; None if the game's log is not sealed. A game's log
+        is either in ``actions`` or in ``action_chunks``, never in both: each query of the
+        log reads ``actions`` first and comes here only when that holds none of the
+        game's rows."""
+        chunks = await self._sealed_chunks(game_id)
+        return unseal_chunks(game_id, chunks) if chunks else None
+
+    async def _sealed_turns(self, game_id: str) -> list[tuple[int, int]]:
+        """(action number, turn) of each live entry of a sealed log, in order; [] if not
+        sealed. A sealed log never changes, so this is kept for the last few logs read
+        (by their bytes): a past turn's map asks it twice before it replays."""
+        chunks = await self._sealed_chunks(game_id)
+        if not chunks:
+            return []
+        key = hashlib.blake2b(game_id.encode(), digest_size=16)
+        for first, last, body in chunks:
+            key.update(f"|{first}:{last}:{len(body)}|".encode())
+            key.update(body)
+        digest = key.digest()
+        found = _SEALED_TURNS.pop(digest, None)
+        if found is None:
+            items = _sealed_items(game_id, chunks)
+            found = sorted((d["seq"], d["turn"]) for d in items if d["undone_by"] is None)
+        _SEALED_TURNS[digest] = found
+        while len(_SEALED_TURNS) > 16:
+            del _SEALED_TURNS[next(iter(_SEALED_TURNS))]
+        return list(found)
+
+    async def _sealed_live_items(self, game_id: str) -> list[dict[str, Any]]:
+        """The fields of the live entries of a sealed log, by number; [] if not sealed."""
+        items = _sealed_items(game_id, await self._sealed_chunks(game_id))
+        return sorted((d for d in items if d["undone_by"] is None), key=lambda d: d["seq"])
+
+    async def _sealed_live(
+        self, game_id: str, low: int = 0, high: int | None = None, *, last: int = 0
+    ) -> list[ActionRow]:
+        """The live entries of a sealed log numbered ``low`` to ``high`` (None: to the
+        end; ``last``: only the last so many), in order, chains not derived; [] if the
+        log is not sealed. Only those are checked and made rows: a finished game's map
+        at a past turn reads a few hundred of its entries."""
+        items = await self._sealed_live_items(game_id)
+        if last:
+            items = items[-last:]
+        return [
+            _checked_action({"game": game_id, **d})
+            for d in items
+            if d["seq"] >= low and (high is None or d["seq"] <= high)
+        ]
+
+    async def seal_log(self, game_id: str, ruleset: str | None = None) -> int:
+        """Seal the log of a game that has just ended (issue 16, item 4; migration 0010):
+        its entries, final now, move into chunks of up to :data:`SEAL_EVERY` (see
+        :func:`seal_chunks`) and their rows go; the number of chunks written. Called in
+        the transaction that ends the game, after ``prune_snapshots``. The chunks are
+        read back and compared with the rows before any row goes: a game whose rows would
+        not read back the same keeps them, as does one with a snapshot left at an undone
+        entry (``latest_snapshot`` tells such a snapshot by its entry's row); both are
+        read as before. A sealed log is sealed once: it has no rows left."""
+        rows = await self._all("SELECT * FROM actions WHERE game = ? ORDER BY entry", (game_id,))
+        if not rows:
+            return 0
+        undone_snapshot = await self._one(
+            "SELECT 1 FROM snapshots s JOIN actions a ON a.game = s.game AND a.entry = s.entry"
+            " WHERE s.game = ? AND a.undone_by IS NOT NULL LIMIT 1",
+            (game_id,),
+        )
+        if undone_snapshot is not None:
+            return 0
+        if ruleset is None:
+            found = await self._one("SELECT ruleset FROM games WHERE id = ?", (game_id,))
+            ruleset = found[0] if found else None
+        entries = [_action(r) for r in rows]
+        chunks = seal_chunks(entries, ruleset)
+        if unseal_chunks(game_id, chunks) != entries:  # a value JSON cannot carry: keep rows
+            return 0
+        for first, last, body in chunks:
+            await self._run(
+                "INSERT INTO action_chunks (game, first_entry, last_entry, body)"
+                " VALUES (?, ?, ?, ?)",
+                (game_id, first, last, body),
+            )
+        await self._run("DELETE FROM actions WHERE game = ?", (game_id,))
+        return len(chunks)
 
     async def last_live_action(self, game_id: str) -> ActionRow | None:
         found = await self._live_rows(game_id, 0, last=True)
@@ -1303,6 +1514,8 @@ class Tx:
             "SELECT DISTINCT turn FROM actions WHERE game = ? AND undone_by IS NULL ORDER BY turn",
             (game_id,),
         )
+        if not rows:
+            return sorted({turn for _, turn in await self._sealed_turns(game_id)})
         return [r[0] for r in rows]
 
     async def last_seq_before_turn(self, game_id: str, turn: int) -> int:
@@ -1311,27 +1524,47 @@ class Tx:
             "SELECT MAX(seq) FROM actions WHERE game = ? AND undone_by IS NULL AND turn < ?",
             (game_id, turn),
         )
-        return row[0] or 0 if row else 0
+        if row is None or row[0] is None:
+            before = [seq for seq, t in await self._sealed_turns(game_id) if t < turn]
+            return max(before, default=0)
+        return row[0]
 
     # -- snapshots -------------------------------------------------------------------
 
-    async def insert_snapshot(self, s: SnapshotRow) -> None:
-        """Write a snapshot as a compressed key frame or difference (see ``snapshot_pack``)."""
+    async def insert_snapshot(
+        self, s: SnapshotRow, *, tip: SnapshotTip | None = None
+    ) -> SnapshotTip:
+        """Write a snapshot as a compressed key frame or difference (see ``snapshot_pack``);
+        the new tip. ``tip``: the game's latest snapshot before ``s``, when the caller holds
+        it (the service's order path, under the game's version check, issue 16): it is
+        packed against that instead of the one read from the database."""
+        if tip is not None and tip.entry < s.entry:
+            previous = (tip.key, tip.n, snapshot_unpack(tip.whole)["s"])
+        else:
+            previous = await self._previous_snapshot(s)
+        stored, whole = _snapshot_bytes(s.state, previous)
         await self._run(
             "INSERT INTO snapshots (game, entry, seq, turn, player, phase, state)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (s.game, s.entry, s.seq, s.turn, s.player, s.phase, await self._pack(s)),
+            (s.game, s.entry, s.seq, s.turn, s.player, s.phase, stored),
         )
+        if stored is whole or previous is None:
+            return SnapshotTip(s.entry, s.entry, 0, whole)
+        return SnapshotTip(s.entry, previous[0], previous[1] + 1, whole)
 
     async def _pack(self, s: SnapshotRow) -> bytes:
+        return snapshot_pack(s.state, await self._previous_snapshot(s))
+
+    async def _previous_snapshot(self, s: SnapshotRow) -> tuple[int, int, dict] | None:
+        """(key frame, place after it, state) of the game's latest snapshot before ``s``."""
         prev = await self._one(
             "SELECT entry, state FROM snapshots WHERE game = ? AND entry < ?"
             " ORDER BY entry DESC LIMIT 1",
             (s.game, s.entry),
         )
         if prev is None:
-            return snapshot_pack(s.state, None)
-        return snapshot_pack(s.state, await self._chain(s.game, prev[0], prev[1]))
+            return None
+        return await self._chain(s.game, prev[0], prev[1])
 
     async def _chain(self, game_id: str, entry: int, stored: Any) -> tuple[int, int, dict]:
         """(key frame, place after it, state) of the snapshot at ``entry``."""

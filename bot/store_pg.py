@@ -18,6 +18,29 @@ several bot processes sharing one database. ``UMPIRE_DB`` (or ``--db``) names it
 
 The queries are those of :class:`bot.store.Tx`, written once for SQLite; :func:`pg_sql`
 turns the few SQLite spellings they use into PostgreSQL's.
+
+Room (issue 16, item 4: a finished 1,000-action game under 200 KB). A PostgreSQL row
+costs a 24-byte header, a 4-byte line pointer and alignment, and every index entry about
+another 30 bytes, so one row per log entry (about 160 bytes, plus 2 index entries) made
+the log of such a game about 280 KB, whatever its columns held. Hence, as in SQLite:
+
+- while a game is played, each log entry is one row of ``actions``, its order, rolls,
+  events, role, user and phase one compressed ``body`` (migration pg/0004) and most of
+  its dice chains derived (pg/0005); a rollback marks rows undone, as always;
+- when it ends (``Tx.seal_log``, migration pg/0006) its log is final (a finished game
+  cannot be rolled back), so its entries move, in the transaction that ends it, into
+  ``action_chunks``: one row per run of up to 16 consecutive entries, compressed
+  together with the ruleset's dictionary (65-75 bytes an entry). The log stays
+  append-only in meaning: the schema lets an entry's row go only once a chunk of its
+  finished game holds it, never changes or deletes a chunk, and adds no entry to a
+  sealed log; every query of the log reads the chunks of a game that has no rows, so
+  export, verify, replay and history give what they gave before;
+- the notices of a finished game nobody will read again are deleted (pg/0005), and it
+  keeps a snapshot about every 250 actions (``Tx.prune_snapshots``).
+
+A game that ended before pg/0006 keeps its rows. What remains of a finished game is
+mostly fixed: a table or index that was empty gets its first 8 KB page with the first
+row, once per database (``bench/bench_storage.py`` prints that share).
 """
 
 from __future__ import annotations
@@ -211,7 +234,7 @@ _GAME_METHODS = (
     "game", "insert_game", "update_game", "seats", "insert_seat", "set_seat_user",
     "set_seat_preferences", "append_action", "live_chain", "live_actions", "log_entries",
     "last_live_action", "mark_undone", "turns_reached", "last_seq_before_turn",
-    "insert_snapshot", "latest_snapshot", "prune_snapshots", "prune_notifications",
+    "insert_snapshot", "latest_snapshot", "prune_snapshots", "prune_notifications", "seal_log",
     "insert_audit", "audit",
     "insert_deadline", "open_deadlines", "clear_deadlines", "insert_notification", "notifications",
     "email_seats", "put_email_seat", "drop_email_seat", "set_email_mailed",
@@ -516,6 +539,7 @@ _COPY_ORDER = (
     ("seats", "rowid"),
     ("audit", "id"),
     ("actions", "game, entry"),
+    ("action_chunks", "game, first_entry"),
     ("snapshots", "game, entry"),
     ("deadlines", "id"),
     ("notifications", "id"),

@@ -241,6 +241,7 @@ async def test_the_log_table_is_keyed_by_game_and_entry_alone(tmp_path):
     assert {name for name, (kind, _) in objects.items() if kind == "trigger"} == {
         "actions_are_never_deleted",
         "actions_only_get_marked_undone",
+        "actions_not_after_the_seal",  # migration 0010
     }
     assert "NEW.body IS NOT OLD.body" in objects["actions_only_get_marked_undone"][1]
 
