@@ -12,8 +12,9 @@ by default as in the bot). On each backend in turn:
    alternately, every seat taken and every game started, by ``--setup-processes``
    processes at once on PostgreSQL (one on SQLite, which has one writer at a time);
    timed on its own.
-2. **Runs**: the first ``--active`` games are shared out between the worker processes
-   (4 on PostgreSQL; 1, then 4 "for information", on SQLite: ``--sqlite-processes``).
+2. **Runs**: the first ``--active`` games are shared out between the worker processes,
+   each getting games of every ruleset (:func:`deal`): 4 on PostgreSQL; 1, then 4 "for
+   information", on SQLite (``--sqlite-processes``).
    Each process opens its own service, as a bot process would, and runs one asyncio
    task per game. A task submits a random legal order for the role whose decision it
    is (``bot.service_fuzz.random_order``) with the action number it was chosen at;
@@ -33,10 +34,14 @@ by default as in the bot). On each backend in turn:
    games of the database hold as many actions as were acknowledged in all.
 
 Prints, per run, the orders acknowledged per second, the p50/p99/max latency of
-``submit``, the refusals as stale (zero expected: one task owns each game), the CPU time
+``submit`` (and the p99 of the orders sent after the first ``WARM_UP`` seconds, once
+every game has been loaded into memory), the refusals as stale (zero expected: one task owns each game), the CPU time
 per order of the workers and of the database server, and on PostgreSQL the statements
 the workers sent per order (a count the machine's other work does not blur, unlike CPU
-time). ``--profile FILE`` writes cProfile statistics, in CPU time, of the first worker. The
+time), and the workers' share of it spent in the kernel. ``--profile FILE`` writes
+cProfile statistics, in CPU time, of each worker (the first to FILE.pg, the others to
+FILE.pg.w1, ...); cProfile charges every Python call, so it overstates code made of many
+small calls (the A&A engine's) several times over: compare its shares with care. The
 targets (issue 16) are at least 500 orders/s with 4 processes on PostgreSQL and p99 under
 50 ms; they are printed beside the figures, never asserted here.
 """
@@ -73,6 +78,10 @@ RULESETS = ("pfv", "aa-revised")
 CREATOR = "load-creator"
 #: how long the parent waits for a child past the time its work should take
 MARGIN = 300.0
+#: seconds at the start of a run after which latencies also count as "settled": a run
+#: starts with nothing in memory, so each game's first order loads it from the database,
+#: and those loads arrive together at first
+WARM_UP = 10.0
 
 
 def game_id(i: int) -> str:
@@ -81,6 +90,15 @@ def game_id(i: int) -> str:
 
 def player(role: str) -> str:
     return f"load-{role}"
+
+
+def deal(ids: list[str], p: int, processes: int) -> list[str]:
+    """The games of worker ``p`` of ``processes``: the games dealt out a ruleset's round at
+    a time (``len(RULESETS)`` neighbours together), so that every worker plays every
+    ruleset, as a bot process would, rather than one ruleset each when the number of
+    processes is a multiple of the number of rulesets."""
+    step = len(RULESETS)
+    return [g for k, g in enumerate(ids) if (k // step) % processes == p]
 
 
 def _secret(seed: int, i: int) -> bytes:
@@ -110,8 +128,12 @@ class RunFigures:
     errors: list[str] = field(default_factory=list)
     finished: int = 0
     latencies: list[float] = field(default_factory=list)
+    #: the latencies of orders submitted after the run's first :data:`WARM_UP` seconds
+    settled: list[float] = field(default_factory=list)
     #: CPU seconds the worker processes used, summed
     cpu: float = 0.0
+    #: of which in the kernel (system time: sockets, mostly)
+    kernel: float = 0.0
     #: share of the machine's CPU time busy during the run (every program on it)
     busy: float = 0.0
     #: orders chosen during the run (no script, or the script used up)
@@ -137,13 +159,18 @@ class RunFigures:
             percentile(lat, 99) * 1000,
             (lat[-1] if lat else 0) * 1000,
         ]
+        settled = ""
+        if self.settled:
+            p99 = percentile(sorted(self.settled), 99) * 1000
+            settled = f" (after the first {WARM_UP:g} s: p99 {p99:.1f} ms)"
         return (
             f"  run ({offered}, {self.processes} process{'es' if self.processes > 1 else ''}, "
             f"{self.seconds:.1f} s): {self.acked} orders, {self.per_second:.0f} orders/s; "
-            f"submit p50 {ms[0]:.1f} ms, p99 {ms[1]:.1f} ms, max {ms[2]:.1f} ms; "
+            f"submit p50 {ms[0]:.1f} ms, p99 {ms[1]:.1f} ms, max {ms[2]:.1f} ms{settled}; "
             f"stale {self.stale}, errors {len(self.errors)}, games ended by their rules "
             f"{self.finished}; CPU per order: workers {self.cpu * 1000 / max(1, self.acked):.2f}"
-            f" ms{db}, machine {self.busy:.0%} busy; {self.live} orders chosen during the run"
+            f" ms (kernel {self.kernel * 1000 / max(1, self.acked):.2f}){db}, machine "
+            f"{self.busy:.0%} busy; {self.live} orders chosen during the run"
         )
 
 
@@ -273,6 +300,19 @@ def _own_cpu() -> float:
     """CPU seconds this process has used."""
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def _own_kernel_cpu() -> float:
+    """CPU seconds this process has spent in the kernel (sockets, mostly)."""
+    return resource.getrusage(resource.RUSAGE_SELF).ru_stime
+
+
+def _load_average() -> str:
+    """The machine's load averages over 1, 5 and 15 minutes, as text ("unknown" if none)."""
+    try:
+        return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
 
 
 def _tree_cpu(pid: int | None) -> float:
@@ -471,10 +511,12 @@ class _Driver:
     async def run(self, rate: float, seconds: float) -> dict[str, Any]:
         """One run at ``rate`` orders a second in all (0: each game as fast as it goes)."""
         self.latencies: list[float] = []
+        self.settled: list[float] = []
         self.errors: list[str] = []
         self.stale = self.claimed = self.live = 0
         self.choice_errors: list[str] = []
         busy0, cpu0, db0 = _machine_busy(), _own_cpu(), _tree_cpu(self.server_pid)
+        kernel0 = _own_kernel_cpu()
         sent0 = _STATEMENTS[0]
         start = time.monotonic()
         # each game's mean interval between orders, so that all processes offer ``rate``
@@ -490,6 +532,7 @@ class _Driver:
             "db_cpu": _tree_cpu(self.server_pid) - db0,
             "statements": _STATEMENTS[0] - sent0,
             "cpu": _own_cpu() - cpu0,
+            "kernel": _own_kernel_cpu() - kernel0,
             "busy": [busy1[0] - busy0[0], busy1[1] - busy0[1]],
             "start": start,
             "end": end,
@@ -498,6 +541,7 @@ class _Driver:
             "stale": self.stale,
             "errors": self.errors + self.choice_errors,
             "latencies": self.latencies,
+            "settled": self.settled,
             "ended": len(self.ended),
             "live": self.live,
         }
@@ -542,6 +586,7 @@ class _Driver:
                 return
             role, order, seq = chosen
             self.claimed += 1
+            settled = time.monotonic() - start >= WARM_UP
             t0 = time.perf_counter()
             try:
                 result = await self.service.submit(game, player(role), order, role=role, seen=seq)
@@ -557,6 +602,8 @@ class _Driver:
                     self.ended.add(game)
             finally:
                 self.latencies.append(time.perf_counter() - t0)
+                if settled:
+                    self.settled.append(self.latencies[-1])
             if not interval:
                 await asyncio.sleep(0)  # let the other games have their turn
 
@@ -670,8 +717,9 @@ def load_test(
     barrier = multiprocessing.get_context("fork").Barrier(processes)
     results = _in_processes(
         [
-            (drive_games, target, ids[p::processes], rates, seconds, orders, processes, seed,
-             pool, sync, cache, barrier, script, profile if p == 0 else None,
+            (drive_games, target, deal(ids, p, processes), rates, seconds, orders, processes,
+             seed, pool, sync, cache, barrier, script,
+             profile and (profile if p == 0 else f"{profile}.w{p}"),
              server_pid if p == 0 else None)
             for p in range(processes)
         ],
@@ -685,12 +733,14 @@ def load_test(
         figures.db_cpu = parts[0]["db_cpu"]
         for p in parts:
             figures.cpu += p["cpu"]
+            figures.kernel += p.get("kernel", 0.0)
             figures.statements += p.get("statements", 0)
             figures.live += p["live"]
             figures.acked += p["acked"]
             figures.stale += p["stale"]
             figures.errors += p["errors"]
             figures.latencies += p["latencies"]
+            figures.settled += p.get("settled", [])
         figures.finished = sum(r["runs"][k]["ended"] for r in results) - sum(
             r["runs"][k - 1]["ended"] for r in results if k
         )
@@ -737,7 +787,8 @@ def print_report(report: LoadReport) -> None:
     )
     for problem in (report.mismatched + report.unverified)[:5]:
         print(f"    {problem}")
-    print(f"  consistent: {'yes' if report.consistent else 'NO'}")
+    consistent = "yes" if report.consistent else "NO"
+    print(f"  consistent: {consistent}; load average now {_load_average()}")
 
 
 # -- the command -----------------------------------------------------------------------
@@ -773,8 +824,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--script", type=int, default=60,
                         help="orders per game chosen before the runs (0: choose each in the run)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--profile", help="cProfile statistics (CPU time) of the first worker's runs to "
-                        "FILE.pg, FILE.sqlite1, ...")  # fmt: skip
+    parser.add_argument("--profile", help="cProfile statistics (CPU time) of each worker's runs to "
+                        "FILE.pg (the first), FILE.pg.w1, ..., FILE.sqlite1, ...")  # fmt: skip
     args = parser.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # each line as it comes, before the workers'
     backends = [b.strip() for b in args.backends.split(",") if b.strip()]
@@ -803,6 +854,7 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.seconds:g} s per run; targets: 500 orders/s and p99 under 50 ms on PostgreSQL"
         + (f"; what-if: cache of {args.cache} games" if args.cache else "")
     )
+    print(f"load average before: {_load_average()} (2 cores: figures are blurred above 2)")
     ok = True
     try:
         if "pg" in backends:

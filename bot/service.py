@@ -61,6 +61,7 @@ from bot.store import (
     NotificationRow,
     SeatRow,
     SnapshotRow,
+    SnapshotTip,
     Store,
     Tx,
     UserSettingsRow,
@@ -84,7 +85,12 @@ from engine.core.ruleset import Progress, Prompt, Ruleset
 
 log = logging.getLogger(__name__)
 
-CACHE_SIZE = 128
+#: games each service keeps in memory between commands (least recently used dropped). A
+#: game missing from it is rebuilt from its latest snapshot and the actions after it (3
+#: statements and a replay): with 1,000 games ordering at once over 4 processes, 128 made
+#: nearly every order a miss (issue 16). A game in memory costs about 7-16 KiB (PFV, TAC,
+#: BIA, AA-NA) and 40-50 KiB (A&A Revised's units), so 1,024 of them 10-50 MiB a process.
+CACHE_SIZE = 1024
 EXPORT_FORMAT = "umpire-game"
 
 
@@ -596,6 +602,11 @@ class _Live:
     #: command that wrote it, or the load that replayed it): the next order's dice build
     #: on it without asking the database again (issue 16). None: read it when needed
     chain: str | None = None
+    #: ``ruleset.prompt(state)``, when already worked out (the command that made ``state``)
+    prompt: Prompt | None = None
+    #: the game's latest snapshot, when the command that wrote it is the last to have
+    #: changed the log: the next snapshot is packed against it without reading it back
+    tip: SnapshotTip | None = None
 
     def holder(self, role: str | None) -> str | None:
         return next((s.user for s in self.seats if s.role == role), None)
@@ -604,7 +615,7 @@ class _Live:
         return [s.role for s in self.seats if s.user == user]
 
     def prompt_info(self, prompt: Prompt | None = None) -> PromptInfo:
-        p = prompt or self.ruleset.prompt(self.state)
+        p = prompt or (self.prompt if self.prompt is not None else self.ruleset.prompt(self.state))
         return PromptInfo(
             game=self.row.id,
             seq=self.row.head,
@@ -674,8 +685,9 @@ class Service:
         row, seats = found
         cached = self._cache.get(game_id)
         if cached is not None and cached.row.version == row.version:
-            # the same version is the same log, so the same head and chain
-            live = _Live(row, seats, cached.ruleset, cached.state, cached.chain)
+            # the same version is the same log, so the same head, chain and snapshots
+            live = _Live(row, seats, cached.ruleset, cached.state, cached.chain, cached.prompt,
+                         cached.tip)  # fmt: skip
             self._remember(live)
             return live
         ruleset = self._ruleset_of(row)
@@ -781,8 +793,11 @@ class Service:
         scenarios = [s.id for s in ruleset.scenarios()]
         scenario = scenario or scenarios[0]
         if scenario not in scenarios:
+            # a game may say why a scenario it knows is not offered (BIA's naval ones)
+            why = getattr(ruleset, "scenario_refusal", lambda _s: None)(scenario)
             raise ServiceError(
-                f"{ruleset.title} has no scenario {scenario!r}; choose one of: {', '.join(scenarios)}."
+                why
+                or f"{ruleset.title} has no scenario {scenario!r}; choose one of: {', '.join(scenarios)}."
             )
         roles = ruleset.roles(scenario)
         seats = dict(seats or {})
@@ -830,7 +845,7 @@ class Service:
             await tx.insert_game(row)
             for seat in seat_rows:
                 await tx.insert_seat(seat)
-            await tx.insert_snapshot(
+            tip = await tx.insert_snapshot(
                 SnapshotRow(
                     game_id,
                     0,
@@ -841,7 +856,7 @@ class Service:
                     ruleset.dump_state(state),
                 )
             )
-        self._remember(_Live(row, seat_rows, ruleset, state))
+        self._remember(_Live(row, seat_rows, ruleset, state, tip=tip))
         return Created(
             game_id,
             ruleset.id,
@@ -1010,6 +1025,7 @@ class Service:
         await tx.clear_deadlines(live.row.id, "end", now)
         await tx.prune_snapshots(live.row.id)  # only what a finished game reads (issue 16)
         await tx.prune_notifications(live.row.id)  # notices now moot (issue 16)
+        await tx.seal_log(live.row.id, live.row.ruleset)  # the log in chunks (issue 16)
         for key, value in changes.items():
             setattr(live.row, key, value)
 
@@ -1306,7 +1322,7 @@ class Service:
         live = await self._live(game_id)
         self._require(live, "active")
         rs = live.ruleset
-        prompt = rs.prompt(live.state)
+        prompt = live.prompt if live.prompt is not None else rs.prompt(live.state)
         if prompt.role is None:
             raise ServiceError(f"Game {game_id} is over; no more orders are taken.")
         held = live.roles_of(user)
@@ -1376,12 +1392,12 @@ class Service:
             created_at=now,
             chain=dice.chain,
         )
-        new = _Live(_copy_row(live.row), live.seats, rs, state, dice.chain)
+        new = _Live(_copy_row(live.row), live.seats, rs, state, dice.chain, next_prompt, live.tip)
         new.row.head, new.row.entries, new.row.version = seq, entry, live.row.version + 1
         async with self._write(live, head=seq, entries=entry, version=new.row.version) as tx:
             await tx.append_action(action, ruleset=live.row.ruleset, previous=previous)
             if after != before or finished:
-                await tx.insert_snapshot(
+                new.tip = await tx.insert_snapshot(
                     SnapshotRow(
                         game_id,
                         entry,
@@ -1390,11 +1406,13 @@ class Service:
                         after.player,
                         after.phase,
                         rs.dump_state(state),
-                    )
+                    ),
+                    tip=live.tip,
                 )
             if finished:
                 data = result.model_dump() if result is not None else None
                 await self._finish(tx, new, data, now)
+                new.tip = None  # ending prunes the snapshots
                 text = result.text if result is not None else "The game is over."
                 await tx.insert_notification(game_id, "ended", text, now, now)
             else:
@@ -2067,6 +2085,7 @@ class Service:
                 await tx.insert_snapshot(snap)
             if finished:
                 await tx.prune_snapshots(g.id)  # as ending it did (issue 16)
+                await tx.seal_log(g.id, g.ruleset)
         self.forget(g.id)
         return Created(
             g.id,

@@ -205,3 +205,81 @@ def test_orders_build_on_the_cached_chain_and_a_change_elsewhere_is_seen(pg_url,
             await two.close()
 
     _run(go())
+
+
+def test_snapshots_packed_from_memory_are_those_packed_from_the_database(pg_server, monkeypatch):
+    """The service packs each snapshot against the game's previous one as it holds it in
+    memory (and reuses the prompt it worked out after the last order): the rows written
+    are byte for byte those written when every order first loads the game from the
+    database, which reads the previous snapshot back."""
+    from bot.store import Tx
+
+    read_back: list[str] = []
+    real = Tx._previous_snapshot
+
+    async def counting(self, s):
+        read_back.append(s.game)
+        return await real(self, s)
+
+    monkeypatch.setattr(Tx, "_previous_snapshot", counting)
+    games = [bench.game_id(0), bench.game_id(1)]  # PFV and A&A Revised
+
+    async def play(url: str, cold: bool) -> dict[str, list[tuple]]:
+        await bench.create_games(url, [0, 1], 1, None, "FULL", 1)
+        service = await bench.open_service(url, pool=None, sync="FULL")
+        rows = {}
+        try:
+            for game in games:
+                rng = bench.random.Random(5)
+                for _ in range(70):
+                    if cold:
+                        service.forget(game)
+                    ruleset, state, seq = await service.live_state(game)
+                    role, order = bench.random_order(ruleset, state, rng)
+                    await service.submit(game, bench.player(role), order, role=role, seen=seq)
+                async with service.store.read() as tx:
+                    rows[game] = [
+                        (r[0], r[1], r[2], bytes(r[3]))
+                        for r in await tx._all(
+                            "SELECT entry, seq, phase, state FROM snapshots WHERE game = ?"
+                            " ORDER BY entry",
+                            (game,),
+                        )
+                    ]
+                assert bench.verify_export(await service.export(game, with_secret=True)).ok
+        finally:
+            await service.close()
+        return rows
+
+    cold = _run(play(pg_server.new_url(), cold=True))
+    reads_cold = {g: read_back.count(g) for g in games}
+    read_back.clear()
+    warm = _run(play(pg_server.new_url(), cold=False))
+    for game in games:
+        assert len(cold[game]) >= 4, "too few snapshots for the test to mean anything"
+        assert reads_cold[game] == len(cold[game])  # each looked its previous one up
+        # the set-up's (made by a service that forgets it) and the first after the game
+        # was loaded, at most
+        assert read_back.count(game) <= 2
+    assert warm == cold
+
+
+def test_every_worker_gets_games_of_every_ruleset():
+    ids = [bench.game_id(i) for i in range(20)]
+    dealt = [bench.deal(ids, p, 4) for p in range(4)]
+    assert sorted(g for part in dealt for g in part) == ids  # each game once
+    for part in dealt:
+        rulesets = {bench.RULESETS[int(g.split("-")[1]) % len(bench.RULESETS)] for g in part}
+        assert rulesets == set(bench.RULESETS)
+    assert bench.deal(ids, 0, 1) == ids
+
+
+def test_the_settled_p99_leaves_the_warm_up_out():
+    run = bench.RunFigures(rate=0.0, processes=1, seconds=20.0, acked=100)
+    run.latencies = [0.001] * 90 + [2.0] * 10  # the loads at the start
+    run.settled = [0.001] * 90
+    line = run.line()
+    assert "p99 2000.0 ms" in line
+    assert f"after the first {bench.WARM_UP:g} s: p99 1.0 ms" in line
+    run.settled = []
+    assert "after the first" not in run.line()
