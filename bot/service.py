@@ -1311,6 +1311,25 @@ class Service:
             except _Moved:
                 raise await self._stale(game_id, seen) from None
 
+    @staticmethod
+    def _any_time(rs: Ruleset, order: str | dict[str, Any] | Order) -> bool:
+        """Whether ``order`` is of a kind the game takes from any seated role at any
+        moment (``any_time_verbs``: standing orders, set ahead of the decisions they
+        answer). Text that does not parse is not: it gets the usual "not your decision"."""
+        verbs = getattr(rs, "any_time_verbs", frozenset())
+        if not verbs:
+            return False
+        try:
+            if isinstance(order, Order):
+                verb = order.verb
+            elif isinstance(order, dict):
+                verb = rs.load_order(order).verb
+            else:
+                verb = rs.parse_order(order).verb
+        except Exception:  # refused or broken text: the turn check answers it
+            return False
+        return verb in verbs
+
     async def _submit(
         self,
         game_id: str,
@@ -1333,7 +1352,7 @@ class Service:
             raise ServiceError(self._not_seated(live, user, role), live.prompt_info(prompt))
         if seen is not None and seen != live.row.head:
             raise await self._stale(game_id, seen)
-        if role != prompt.role:
+        if role != prompt.role and not self._any_time(rs, order):
             waiting = live.holder(prompt.role)
             raise ServiceError(
                 f"It is {prompt.role}'s decision now{f' ({waiting})' if waiting else ''}, "

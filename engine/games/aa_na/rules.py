@@ -136,6 +136,10 @@ VERBS = {
 class AxisAndAlliesNorthAfrica:
     id = "aa-na"
     title = "Axis & Allies: North Africa"
+    #: orders any seated role may give at any moment, not only at its own decision: a
+    #: standing order is set in advance for the decisions it answers (ARCHITECTURE:
+    #: Asynchronous play)
+    any_time_verbs = frozenset({"standing"})
 
     def scenarios(self) -> list[Scenario]:
         """Each scenario once per number of players, ``rlp-2`` ... ``ot-4`` (RULINGS: the

@@ -17,7 +17,7 @@ from itertools import combinations_with_replacement
 from typing import Any
 
 from engine.core.errors import IllegalOrder
-from engine.core.events import Event
+from engine.core.events import ORDER, Event, private
 from engine.core.orders import Order
 from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
 from engine.games.aa_revised import (
@@ -108,6 +108,10 @@ VERBS = {
 class AxisAndAlliesRevised:
     id = "aa-revised"
     title = "Axis & Allies Revised"
+    #: orders any seated role may give at any moment, not only at its own decision: a
+    #: standing order is set in advance for the decisions it answers (ARCHITECTURE:
+    #: Asynchronous play)
+    any_time_verbs = frozenset({"standing"})
     #: random play rarely reaches a victory, so the fuzzer's games end after 8 rounds (R-40)
     fuzz_options = {"max_rounds": 8}
 
@@ -293,7 +297,8 @@ class AxisAndAlliesRevised:
 
     def _standing(self, state: State, role: str, order: Standing) -> tuple[State, list[Event]]:
         """Standing orders (ARCHITECTURE: Asynchronous play): a player sets how the engine
-        answers his casualty and submerge decisions without asking."""
+        answers his casualty and submerge decisions without asking. They are his plans, so
+        the order and its line are his alone: the others see only what they decide."""
         powers = SEATINGS[state.scenario].get(role)
         if not powers:
             raise IllegalOrder(R_SEQ, f"{role!r} is not a player of this game.")
@@ -303,7 +308,8 @@ class AxisAndAlliesRevised:
                 list(order.values) if order.what == "casualties" else order.values[0]
             )
         ctx = self.ctx(s, _NoDice())
-        ctx.log("standing", f"The {role} player's standing order: {order.text()}.")
+        ctx.events.append(private(ORDER, order.text(), (role,)))  # the others read nothing
+        ctx.events.append(private("standing", f"The {role} player's standing order: {order.text()}.", (role,)))
         settle(ctx)
         return ctx.state, ctx.events
 

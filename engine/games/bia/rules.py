@@ -20,6 +20,7 @@ from engine.games.bia import fleet, movement, turn
 from engine.games.bia.board import ALLIED, AXIS, SIDE_NAME, TOKEN_TAG, Board
 from engine.games.bia.context import Ctx
 from engine.games.bia.mapview import BiaMapView, bia_map_view
+from engine.games.bia.options import ADVANCED
 from engine.games.bia.orders import load_order, parse_order
 from engine.games.bia.state import BlockState, State
 from engine.games.bia.turn import (  # noqa: F401 - the sequence, as the tests reach it
@@ -32,8 +33,9 @@ from engine.games.bia.turn import (  # noqa: F401 - the sequence, as the tests r
 )
 from engine.games.bia.view import BiaView, sees_face, view
 
-#: the options of a game at set-up, all off unless chosen (RULINGS F1)
-OPTIONS = {"advanced": "the advanced rules played so far: 11.4 HQ activation, 12.0-14.0"}
+#: the options of a game at set-up, all off unless chosen (RULINGS F1); ``umpire new
+#: --help`` lists them from :mod:`engine.games.bia.options`
+OPTIONS = {"advanced": ADVANCED}
 
 #: the phases that take orders; the others run by themselves
 DECISION_PHASES = {"production", "srm", "movement", "reaction", "combat", "blitz", "exploitation"}
@@ -42,6 +44,10 @@ DECISION_PHASES = {"production", "srm", "movement", "reaction", "combat", "blitz
 class BlocksInAfrika:
     id = "bia"
     title = "Blocks in Afrika"
+    #: orders any seated role may give at any moment, not only at its own decision: a
+    #: standing order is set in advance for the decisions it answers (ARCHITECTURE:
+    #: Asynchronous play)
+    any_time_verbs = frozenset({"standing"})
 
     def __init__(self, board: Board | None = None) -> None:
         self._board = board
@@ -259,6 +265,10 @@ class BlocksInAfrika:
 
     def apply(self, state: State, role: str, order: Order, dice: Dice) -> tuple[State, list[Event]]:
         p = self.prompt(state)
+        if order.verb in self.any_time_verbs and p.role is not None and role in (AXIS, ALLIED):
+            ctx = Ctx(self.board, state.clone(), dice)  # a side's standing order, any time
+            turn.dispatch(ctx, role, order)
+            return ctx.state, ctx.events
         check_turn(
             p,
             role,

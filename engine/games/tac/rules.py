@@ -18,7 +18,7 @@ import copy
 from typing import Any
 
 from engine.core.errors import IllegalOrder
-from engine.core.events import EVERYONE, Event
+from engine.core.events import EVERYONE, ORDER, Event, private
 from engine.core.orders import Order
 from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
 from engine.games.tac import (
@@ -83,6 +83,10 @@ PHASE_NAMES = {
 class TheAfricanCampaign:
     id = "tac"
     title = "The African Campaign"
+    #: orders any seated role may give at any moment, not only at its own decision: a
+    #: standing order is set in advance for the decisions it answers (ARCHITECTURE:
+    #: Asynchronous play)
+    any_time_verbs = frozenset({"standing"})
 
     def __init__(self, board: Board | None = None) -> None:
         self._board = board
@@ -290,7 +294,8 @@ class TheAfricanCampaign:
         if isinstance(order, Play) and p.role != role:
             raise IllegalOrder("TAC 18.7", "An event chit is played when the decision is yours; it is "
                                f"the {SIDE_NAME.get(p.role, 'other')} player's now.")  # fmt: skip
-        if not isinstance(order, Play):
+        any_time = isinstance(order, Standing) and p.role is not None and role in SIDE_NAME
+        if not isinstance(order, Play) and not any_time:
             check_turn(p, role, order.verb, sequence_rule="TAC 6.1", end_rule="TAC 3.0",
                        step=PHASE_NAMES.get(state.phase, state.phase), role_name=SIDE_NAME.get)  # fmt: skip
         s = state.clone()
@@ -415,7 +420,8 @@ class TheAfricanCampaign:
         s.standing.setdefault(role, {})[order.topic] = order.value
         if order.topic == "advantage" and order.value == "pass":
             s.advantage["pending"] = None
-        return [Event(kind="standing", text=f"Standing order: {order.topic} {order.value}.", seen_by=(role,))]
+        return [private(ORDER, order.text(), (role,)),  # the other side reads nothing
+                Event(kind="standing", text=f"Standing order: {order.topic} {order.value}.", seen_by=(role,))]
 
     def _standing(self, s: State, role: str, order: Standing) -> list[Event]:
         """A standing order (ARCHITECTURE: Asynchronous play; RULINGS R45): whether the
@@ -424,7 +430,8 @@ class TheAfricanCampaign:
         if role != ALLIED:
             raise IllegalOrder("TAC 7.2", "Only the Allied player withdraws units; 'standing withdraw' is his.")
         s.standing.setdefault(role, {})[order.topic] = order.value
-        events = [Event(kind="standing", text=f"Standing order: {order.topic} {order.value}.", seen_by=(role,))]
+        events = [private(ORDER, order.text(), (role,)),  # the other side reads nothing
+                  Event(kind="standing", text=f"Standing order: {order.topic} {order.value}.", seen_by=(role,))]
         if s.phase == "withdraw" and order.value == "engine":
             s.withdrawal["choice"] = None
             s.phase = "reinforce"
