@@ -2,16 +2,18 @@
 
     .venv/bin/python bench/bench_bia.py [--seed 1] [--width 0] [--repeat 7]
 
-One random game of each land scenario (BIA1-BIA6, the engine fuzzer's choices,
-``engine.fuzz.random_order``) is played to its end through the ruleset, and on the way:
+One random game of each of the ten scenarios (the land ones BIA1-BIA6 and the naval
+ones BIA7-BIA10, the engine fuzzer's choices, ``engine.fuzz.random_order``) is played to
+its end through the ruleset, and on the way:
 
-1. **apply one order**: the ruleset's ``apply`` alone, every order of the six games
+1. **apply one order**: the ruleset's ``apply`` alone, every order of the ten games
    (target: median under 2 ms), wall and CPU time;
 2. **legal orders for autocomplete**: ``legal_orders`` for the side to decide, at every
    position (what the order menus of Discord list; target: p99 under 50 ms), wall time
    and, the figure to trust on a busy machine, CPU time;
 3. **private map render warm**: a side's own map (its fog-of-war view, ``ruleset.view``,
-   then ``renderer.render_png``) of the busiest position of each game, each side in
+   then ``renderer.render_png``) of the busiest position of each game (the most blocks
+   in play: on the map, in port, at sea or in the boxes), each side in
    turn, after a first, cold drawing (target: under 150 ms), wall and CPU time; the view
    alone is timed too.
 
@@ -50,8 +52,9 @@ def summary(times: list[float]) -> str:
 
 
 def play(scenario: str, seed: int, figures: dict[str, list[float]]) -> tuple[object, int]:
-    """One random game of ``scenario`` to its end: the position with the most blocks on
-    the map, and the number of orders."""
+    """One random game of ``scenario`` to its end: the position with the most blocks in
+    play (on the map, or in a box: in port, at sea, a convoy or Strategic Map box), and
+    the number of orders."""
     rules = engine.ruleset(GAME)
     rng = random.Random(seed)
     state = rules.setup(scenario, {}, ActionDice(b"bench-bia", f"{scenario}-{seed}", 0))
@@ -69,9 +72,9 @@ def play(scenario: str, seed: int, figures: dict[str, list[float]]) -> tuple[obj
         state, _ = rules.apply(state, role, order, dice)
         figures["apply"].append(time.perf_counter() - t0)
         figures["apply_cpu"].append(time.process_time() - c0)
-        on_map = sum(1 for b in state.blocks.values() if b.where == "map")
-        if on_map > most:
-            busiest, most = state, on_map
+        in_play = sum(1 for b in state.blocks.values() if b.where in ("map", "box"))
+        if in_play > most:
+            busiest, most = state, in_play
     return busiest, n
 
 
@@ -113,7 +116,8 @@ def main() -> None:
         states.append(busiest)
         played.append(f"{sc.id} {n}")
     print(
-        f"bia: one random game of each land scenario to its end ({', '.join(played)} orders), "
+        f"bia: one random game of each scenario, land and naval, to its end "
+        f"({', '.join(played)} orders), "
         f"{time.perf_counter() - t0:.1f} s"
     )
     print(

@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.core import datapack
-from engine.core.view import CounterView, HexMapView, StackView, TrackView
+from engine.core.view import BoxView, CounterView, HexMapView, StackView, TrackView
 from renderer import glyphs
 from renderer.base import (
     HEXSIDE_ORDER,
@@ -69,6 +69,10 @@ PRODUCTION = {
 }
 #: the least block size (pixels) that prints the block's name under its symbol
 BLOCK_NAME_MIN = 48
+#: the size (pixels) BIA's blocks are drawn at in the panel's boxes when they fit (the
+#: fleets at sea and the convoy boxes of the naval scenarios among them), however small
+#: the hexes: big enough to read a block's strength and type
+PANEL_BLOCK = 30
 #: block edge colours (the numeral's colour on a block's edge: its firepower class)
 EDGES = {
     "black": "#1d1d1d",
@@ -796,6 +800,9 @@ class _Legend:
         )
         oos = CounterView(id="key", side="uk", kind="unit", name="", symbol="block", tags=["oos"])
         out.append(_Entry("White barrel: out of supply", sprite=face("bia", oos, self.style, size)))
+        held = CounterView(id="key", side="italy", kind="unit", name="", symbol="block",
+                           tags=["reserve"])  # fmt: skip
+        out.append(_Entry("Black barrel: in reserve", sprite=face("bia", held, self.style, size)))
         seen = CounterView(
             id="key", side="germany", kind="unit", name="Block", symbol="tank", combat=4,
             tags=["edge:red", "revealed"],
@@ -824,7 +831,8 @@ def _block(counter: CounterView, style: Style, size: int) -> Image.Image:
     """A wooden block seen from above: the nation's colour; the face the owner sees has
     the strength on the top edge (on a strip in the edge's colour), the type's symbol and
     the name, and step pips; a block whose face is hidden shows only its colour. Tags:
-    ``edge:<colour>``, ``steps:<n>/<max>``, ``oos`` (white barrel), ``revealed`` (eye)."""
+    ``edge:<colour>``, ``steps:<n>/<max>``, ``oos`` (white barrel), ``reserve`` (black
+    barrel, Reserve Mode: beside the white one when both), ``revealed`` (eye)."""
     s = style.side(counter.side)
     tags = dict(t.split(":", 1) if ":" in t else (t, "") for t in counter.tags)
     ss = 3
@@ -873,6 +881,16 @@ def _block(counter: CounterView, style: Style, size: int) -> Image.Image:
         )
         for t in (0.33, 0.66):
             d.line((bx, by + bh * t, bx + bw, by + bh * t), fill=ink, width=ss)
+    if "reserve" in tags:
+        # the black barrel of Reserve Mode (BIA AR 16.0), hooped in white
+        bx = S * (0.38 if "oos" in tags else 0.66)
+        by, bw, bh = S * 0.6, S * 0.26, S * 0.34
+        white = (255, 255, 255, 255)
+        d.rounded_rectangle(
+            (bx, by, bx + bw, by + bh), radius=bw * 0.3, fill=ink, outline=white, width=ss
+        )
+        for t in (0.33, 0.66):
+            d.line((bx, by + bh * t, bx + bw, by + bh * t), fill=white, width=ss)
     if "revealed" in tags:
         cx, cy, r = S * 0.18, S * 0.78, S * 0.12
         d.ellipse(
@@ -930,6 +948,44 @@ class _RowPanel(_Panel):
 
     def face(self, counter: CounterView, size: int) -> Sprite:
         return face(self.view.game, counter, self.style, size)
+
+    def boxes(self, top: float, bottom: float) -> None:
+        """BIA's boxes (the Strategic Map, fleets at sea, convoy boxes) hold blocks of
+        :data:`PANEL_BLOCK` pixels, shrunk only as far as they must to fit, so that an own
+        block's strength reads even where the map's hexes are small."""
+        if self.view.game != "bia":
+            super().boxes(top, bottom)
+            return
+        self.size = max(self.size, PANEL_BLOCK)
+        boxes = list(self.view.boxes)
+        if len(boxes) < 2 or self._boxes_height(boxes, self.size) <= bottom - top:
+            self._column(boxes, top, bottom)
+            return
+        # two columns, the first half of the boxes on the left, the rest on the right
+        x0, x1, w = self.x0, self.x1, self.w
+        half, gap = (len(boxes) + 1) // 2, 12
+        try:
+            for i, part in enumerate((boxes[:half], boxes[half:])):
+                self.w = (w - gap) / 2
+                self.x0 = x0 + i * (self.w + gap)
+                self.x1 = self.x0 + self.w
+                self._column(part, top, bottom)
+        finally:
+            self.x0, self.x1, self.w = x0, x1, w
+
+    def _column(self, boxes: list[BoxView], top: float, bottom: float) -> None:
+        """``boxes`` one under the other between ``top`` and ``bottom``, at the largest
+        block size (down to 60%) at which all fit, as the panel of every game does."""
+        if not boxes:
+            return
+        full = min(self.size, round(self.w / 8.5))
+        size = full
+        while size > full * 0.6 and self._boxes_height(boxes, size) > bottom - top:
+            size -= 2
+        y = top
+        for i, b in enumerate(boxes):
+            later = sum(self.BOX_HEAD + self.BOX_GAP for _ in boxes[i + 1 :])
+            y = self.box(b, y, size, bottom - later) + self.BOX_GAP
 
     def draw(self) -> None:
         """The panel, with the view's tracks (TAC's turn record and fuel tracks) drawn

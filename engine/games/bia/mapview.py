@@ -10,7 +10,13 @@ L2416-2417) shows its strength on the top edge (3.14), its type and its steps.
 The encoding of a block in a :class:`~engine.core.view.CounterView`: ``side`` is the
 nation (the block colour), ``symbol`` its type or ``"block"`` for a blank one, ``combat``
 its current strength, and ``tags`` ``edge:<colour>`` (the colour of the edge it stands
-on), ``steps:<n>/<max>``, ``oos`` (the white barrel, 7.2) and ``revealed``.
+on), ``steps:<n>/<max>``, ``oos`` (the white barrel, 7.2), ``reserve`` (the black barrel
+of Reserve Mode, AR 16.0; RULINGS B62) and ``revealed``.
+
+The naval blocks of BIA7-BIA10 (17.0; 3.4.2, L310-315; RULINGS B70) stand in port on
+their port hex like any block; a fleet at sea and a convoy box are boxes of the side
+panel, as the Strategic Map's home boxes are, each with its count of blocks. Where a
+naval block is, its nation and its token are public, its face its owner's.
 
 >>> from engine.core.dice import ActionDice
 >>> from engine.games.bia.rules import BlocksInAfrika
@@ -27,6 +33,7 @@ from __future__ import annotations
 from functools import cache
 
 from engine.core.view import BoxView, CounterView, HexMapView, MarkerView, SideView, StackView
+from engine.games.bia import hq
 from engine.games.bia.board import SIDE_NAME, Board
 from engine.games.bia.view import BiaView, BlockView
 
@@ -77,7 +84,7 @@ def month_of(turn: int) -> str:
 
 def block_counter(b: BlockView) -> CounterView:
     """One block as drawn: its face when the view carries it, else its colour and token."""
-    tags = ["oos"] if b.oos else []
+    tags = (["oos"] if b.oos else []) + (["reserve"] if b.reserve else [])
     if b.id is None:
         return CounterView(
             id=b.token, side=b.nation, kind="unit", name=b.token, symbol="block", tags=tags
@@ -117,6 +124,8 @@ def map_view(
     for b in v.blocks:
         if b.where == "map" and b.at:
             by_hex.setdefault(b.at, []).append(b)
+        elif b.where == "box" and b.at and b.at.startswith("port:"):
+            by_hex.setdefault(b.at[5:], []).append(b)  # in port (17.0, L313-314)
         elif b.where == "box" and b.at:
             in_box.setdefault(b.at, []).append(b)
         elif b.where == "pool":
@@ -134,13 +143,16 @@ def map_view(
                 count=len(blocks),
             )
         )  # fmt: skip
+    naval = bd.pack.scenario(v.scenario).kind == "naval" if v.scenario else False
     boxes = [
         BoxView(
             id=f"box:{key}", title=f"Strategic Map: {box.name}", side=None,
             counters=[block_counter(b) for b in in_box.get(key, [])],
         )
         for key, box in bd.pack.strategic.boxes.items()
+        if not naval or in_box.get(key)  # the naval scenarios leave the home boxes empty
     ]  # fmt: skip
+    boxes += sea_boxes(v, in_box, bd, naval)
     side = v.viewer if v.viewer in SIDE_NAME else None
     if pool:
         boxes.append(BoxView(id="pool", title="Reinforcements to come", side=side,
@@ -154,6 +166,11 @@ def map_view(
     acting = None if over else (active_role or v.player)
     oos = sum(1 for b in v.blocks if b.oos and b.where == "map")
     notes = [f"{oos} blocks out of supply (white barrel)."] if oos else []
+    held = sum(1 for b in v.blocks if b.reserve and b.where == "map")
+    if held:
+        blocks = "block" if held == 1 else "blocks"
+        notes.append(f"{held} {blocks} in Reserve Mode (black barrel), to move in the "
+                     "Exploitation Phase.")  # fmt: skip
     return HexMapView(
         game="bia",
         viewer=v.viewer,
@@ -166,11 +183,64 @@ def map_view(
         sides=[SideView(id=k, name=n) for k, n in SIDE_NAME.items()],
         stacks=stacks,
         boxes=boxes,
-        markers=[MarkerView(hex=h, kind="battle") for h in v.battles],
+        markers=[MarkerView(hex=h, kind="battle") for h in v.battles]
+        + [MarkerView(hex=h, kind="recon") for h in v.reconned],
         control=dict(v.control),
         notes=notes,
         grid="odd-r-CCRR",
     )
+
+
+def sea_boxes(
+    v: BiaView, in_box: dict[str, list[BlockView]], bd: Board, naval: bool
+) -> list[BoxView]:
+    """The naval places off the map as panel boxes (17.0, L2536-2564; RULINGS B70-B72): a
+    box for each fleet at sea (``sea:BODY/fN``, numbered publicly), in the order the fleets
+    were formed, outlined in its nation's colour, and one for each convoy box of the
+    Strategic Map (both sides' fleets may meet there). A naval scenario shows the convoy
+    boxes of the bodies of water its fleets are on and those its victory scores, empty or
+    not, naming the side that scores (RULINGS F4); a land scenario only those holding a
+    block (none do: RULINGS B63)."""
+    out = []
+    fleets = sorted(
+        (k for k in in_box if k.startswith("sea:")),
+        key=lambda k: (int(k.rpartition("/f")[2]) if k.rpartition("/f")[2].isdigit() else 0, k),
+    )
+    waters = {**bd.pack.map.bodies_of_water, **bd.pack.strategic.off_map_bodies}
+    for key in fleets:
+        body, _, number = key[4:].partition("/")
+        blocks = in_box[key]
+        nations = {b.nation for b in blocks}  # a fleet is one power's (L2537), its colour
+        nation = nations.pop() if len(nations) == 1 else None
+        water = waters.get(body, body).partition(" (")[0]
+        out.append(
+            BoxView(
+                id=f"fleet:{key[4:]}",
+                title=f"At sea: fleet {number.lstrip('f')}, {water}",
+                side=nation,
+                counters=[
+                    block_counter(b) for b in sorted(blocks, key=lambda b: b.side != v.viewer)
+                ],
+            )
+        )
+    scores = bd.pack.scenario(v.scenario).victory.convoys if naval else {}
+    used = {k[4:].partition("/")[0] for k in fleets}
+    for key, box in bd.pack.strategic.convoy_boxes.items():
+        blocks = in_box.get(f"convoy:{key}", [])
+        if not blocks and not (naval and (box.body in used or key in scores)):
+            continue
+        escort = f" ({SIDE_NAME[scores[key]]} scores)" if key in scores else ""
+        out.append(
+            BoxView(
+                id=f"convoy:{key}",
+                title=f"Convoy: {box.name}{escort}",
+                side=None,
+                counters=[
+                    block_counter(b) for b in sorted(blocks, key=lambda b: b.side != v.viewer)
+                ],
+            )
+        )
+    return out
 
 
 def bia_map_view(
@@ -186,4 +256,7 @@ def bia_map_view(
         held = ", ".join(f"{n} {colour}" for colour, n in sorted(stock.items()) if n)
         name = powers[power].name if power in powers else power
         notes.append(f"{name} PP: {held or 'none'}.")
+    if v.leader_ap:
+        left = ", ".join(f"{hq.name(k)} {n}" for k, n in v.leader_ap.items())
+        notes.append(f"Supreme Leaders' AP left this turn: {left}.")
     return BiaMapView(**{**dict(mv), "notes": notes}, blocks=v.blocks, pp=v.pp)

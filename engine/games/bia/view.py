@@ -4,6 +4,9 @@ A block's position, nation (its colour) and public token are seen by everyone, a
 is the white barrel (out of supply, 7.2). Its identity, type and strength are its
 owner's alone, unless a battle or a recon has turned it face up (then both sides see it
 until the Final Supply Check, L2416-2417). The public view is what both sides see.
+So are a block's Reserve Mode (the black barrel, AR 16.0; RULINGS B62) and the hexes a
+recon revealed this turn (AR 12.0; RULINGS B47). A Supreme Leader's AP left (advanced
+rules, L1994-2004; RULINGS B60) are its own side's to read, as the PP are (RULINGS F2).
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from pydantic import BaseModel
 
 from engine.core.events import EVERYONE
-from engine.games.bia import ledger
+from engine.games.bia import hq, ledger
 from engine.games.bia.board import Board
 from engine.games.bia.state import BlockState, State
 
@@ -28,6 +31,8 @@ class BlockView(BaseModel):
     at: str | None
     oos: bool = False
     revealed: bool = False
+    #: in Reserve Mode: the black barrel, public (AR 16.0, L2418-2446; RULINGS B62)
+    reserve: bool = False
     id: str | None = None
     name: str | None = None
     kind: str | None = None
@@ -47,6 +52,11 @@ class BiaView(BaseModel):
     battles: list[str]
     #: power -> colour -> PP held, for the viewer's own powers only (digest 4.2)
     pp: dict[str, dict[str, int]] = {}
+    #: hexes a recon revealed this turn, public (AR 12.0; RULINGS B47)
+    reconned: list[str] = []
+    #: Supreme Leader -> AP left this turn, for the viewer's own side's leaders only and
+    #: only under the advanced rules (L1994-2004; RULINGS B60)
+    leader_ap: dict[str, int] = {}
 
 
 def sees_face(state: State, b: BlockState, viewer: str | None) -> bool:
@@ -67,6 +77,7 @@ def block_view(board: Board, state: State, b: BlockState, viewer: str | None) ->
         at=b.at,
         oos=b.oos,
         revealed=b.revealed,
+        reserve=b.id in state.reserve,
     )
     if sees_face(state, b, viewer):
         out.id, out.name, out.kind, out.steps = b.id, block.name, block.kind, b.steps
@@ -95,4 +106,22 @@ def view(board: Board, state: State, viewer: str | None) -> BiaView:
         control=dict(state.control),
         battles=list(state.battles),
         pp=ledger.view_pp(board, state, viewer, EVERYONE),
+        reconned=list(state.reconned),
+        leader_ap=leaders_ap(board, state, viewer),
     )
+
+
+def leaders_ap(board: Board, state: State, viewer: str | None) -> dict[str, int]:
+    """The AP each Supreme Leader of ``viewer``'s side has left this turn (advanced rules,
+    L1994-2004; RULINGS B60): the viewer's own leaders only, every leader for the audit,
+    none for the public, when the basic rules are played, or in a naval scenario (whose
+    leaders only fuel a fleet, RULINGS B70)."""
+    if not hq.playing(state) or viewer is None:
+        return {}
+    if board.pack.scenario(state.scenario).kind == "naval":
+        return {}
+    return {
+        k: hq.ap_left(board, state, k)
+        for k, leader in board.pack.units.leaders.items()
+        if viewer == EVERYONE or board.side_of_power(leader.power) == viewer
+    }
