@@ -521,7 +521,10 @@ class _Panel:
         y = self._text_block(y + 2, seen, font(13), self.muted) + 8
         y = self.decision(y) + 10
         notes_h = sum(len(wrap(n, font(13), self.w)) * 17 for n in v.notes)
-        results = self.result_lines()
+        # the results list takes what is left once every box has at least its heading
+        room = self.y1 - notes_h - (8 if notes_h else 0) - y
+        room -= len(v.boxes) * (self.BOX_HEAD + self.BOX_GAP)
+        results = self.result_lines(max(0, int((room - 28) // 17)))
         results_h = (22 + len(results) * 17 + 6) if results else 0
         self.boxes(y, self.y1 - notes_h - results_h - (8 if notes_h else 0))
         if results:
@@ -544,17 +547,22 @@ class _Panel:
 
     MAX_RESULT_LINES = 8
 
-    def result_lines(self) -> list[str]:
-        """The markers as text (``8114  Hit``), for readers who cannot zoom into the map."""
+    def result_lines(self, fits: int | None = None) -> list[str]:
+        """The markers as text (``8114  Hit``), for readers who cannot zoom into the map:
+        at most ``MAX_RESULT_LINES``, or the ``fits`` lines the panel has room for (none
+        when it has no room for two), the last saying how many more the map shows."""
         lines = []
         for m in self.view.markers:
             legend = self.style.marker(m.kind).legend
             text = m.text.strip()
             extra = f": {text}" if text and text.lower() != legend.lower() else ""
             lines.append(f"{m.hex}  {legend}{extra}")
-        if len(lines) > self.MAX_RESULT_LINES:
-            more = len(lines) - self.MAX_RESULT_LINES + 1
-            lines = lines[: self.MAX_RESULT_LINES - 1] + [f"... and {more} more on the map"]
+        most = self.MAX_RESULT_LINES if fits is None else min(self.MAX_RESULT_LINES, fits)
+        if len(lines) > most:
+            if most < 2:
+                return []
+            more = len(lines) - most + 1
+            lines = lines[: most - 1] + [f"... and {more} more on the map"]
         return lines
 
     def decision(self, y: float) -> float:
