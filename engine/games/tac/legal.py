@@ -10,6 +10,8 @@ L681-685); :func:`engine.games.tac.movement.move` stays the judge of every order
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Iterator
 
 from engine.core.errors import IllegalOrder
@@ -39,9 +41,57 @@ from engine.games.tac.orders import (
 from engine.games.tac.state import AXIS, State, Unit, enemy
 
 Node = tuple[str, bool, bool, str | None] | str
-#: searches of the current Movement Phase (see :func:`move_orders`); the engine stays pure:
-#: a hit returns what the same search would
-_CACHE: dict = {}
+
+
+class _Phase:
+    """The searches of one position of a Movement Phase, by start (see :func:`move_orders`):
+    the position is told by its key (the side, the enemy zones and units, the minefields,
+    the weather: all a search reads besides its start), which own units moving leave alone."""
+
+    __slots__ = ("board", "trees")
+
+    def __init__(self, board: Board) -> None:
+        self.board = board  # held, so that no other board takes its id while it is kept
+        self.trees: dict[tuple[str, str | None], _Tree] = {}
+
+
+#: the searches of recent Movement Phase positions, the most recently used last: several
+#: games and threads share the table, which a lock guards (a thread keeps the
+#: :class:`_Phase` it took); the engine stays pure, as a hit returns what the same search would
+_PHASES: OrderedDict[tuple, _Phase] = OrderedDict()
+_PHASES_KEPT = 2
+_LOCK = threading.Lock()
+#: the hexes under Bad Weather by the chit's marks (see :func:`_wet`)
+_WET: dict[tuple, frozenset[str]] = {}
+
+
+def _phase(b: Board, key: tuple) -> _Phase:
+    with _LOCK:
+        found = _PHASES.get(key)
+        if found is None:
+            found = _PHASES[key] = _Phase(b)
+            while len(_PHASES) > _PHASES_KEPT:
+                _PHASES.popitem(last=False)
+        else:
+            _PHASES.move_to_end(key)
+        return found
+
+
+def _wet(b: Board, state: State) -> frozenset[str]:
+    """:func:`engine.games.tac.events.weather`, kept by the chit's marks (the hexes within
+    three of a hex are the same every time they are asked for)."""
+    w = state.chits.get("weather") if state.chits else None
+    if not w:
+        return frozenset()
+    key = (id(b), w["hex"], w["turn"], w["player"], state.turn, state.player)
+    found = _WET.get(key)
+    if found is None:
+        found = frozenset(chits.weather(b, state))
+        with _LOCK:
+            if len(_WET) >= 16:
+                _WET.clear()
+            _WET[key] = found
+    return found
 
 
 class _NoRoll:
@@ -73,13 +123,15 @@ def _step_cost(b: Board, node: Node, there: str) -> tuple[int, bool, bool, str |
     return cost, road, new_locked, new_from, on_road and not road
 
 
-Edge = tuple[str, bool, int, bool, bool]
+Edge = tuple[str, bool, int, bool, bool, bool, str, str]
 
 
 def _edges(b: Board) -> dict[str, list[Edge]]:
     """Per hex, the hexes a unit may step to, with what never changes: ``(there, road,
-    cost in fifths, leaves a ridge for a non-ridge hex, a pass is involved)``; kept on the
-    board."""
+    cost in fifths, leaves a ridge for a non-ridge hex, a pass is involved, enters a ridge
+    from a non-ridge hex, the node of the step unlocked, locked)``; kept on the board with
+    the nodes' meanings (see :func:`_nodes`) and the costs of steps near a pass once
+    worked out."""
     cached = getattr(b, "_legal_edges", None)
     if cached is not None:
         return cached
@@ -96,10 +148,28 @@ def _edges(b: Board) -> dict[str, list[Edge]]:
             ridge_off = b.terrain(h) == "ridge" and b.terrain(n) != "ridge"
             ridge_on = b.terrain(n) == "ridge" and b.terrain(h) != "ridge"
             special = b.has(h, "pass") or b.has(n, "pass")
-            row.append((n, road, cost, ridge_off, special, ridge_on))
+            row.append((n, road, cost, ridge_off, special, ridge_on, _node(n, road, False), _node(n, road, True)))
         out[h] = row
+    b._legal_nodes = {  # type: ignore[attr-defined]
+        _node(h, road, locked): (h, road, locked, None)
+        for h in b.hex for road in (False, True) for locked in (False, True)
+    }  # fmt: skip
+    b._legal_steps = {}  # type: ignore[attr-defined]
     b._legal_edges = out  # type: ignore[attr-defined]
     return out
+
+
+def _node(h: str, road: bool, locked: bool) -> str:
+    """A node of the search free of any pass as one word: its hex alone off the road and
+    the ridge, else the hex marked (strings hash once; tuples every time they are used)."""
+    return h if not road and not locked else f"{h}{'r' if road else ''}{'l' if locked else ''}"
+
+
+def _nodes(b: Board) -> dict[str, tuple[str, bool, bool, None]]:
+    """What each node written as a word stands for: (hex, on a road, locked on a ridge,
+    no pass); a node with a pass stays a tuple of these and the hex it was entered from."""
+    _edges(b)
+    return b._legal_nodes  # type: ignore[attr-defined]
 
 
 def destinations(
@@ -125,21 +195,107 @@ def _search(
     from Tripoli or the eastern edge) with ``cap`` fifths to spend: each hex -> (the
     cheapest cost, its path); a one-hex move beyond the cap (8.1.2) costs 0 here, as any
     stack may make it; and the hexes one step away that the one-hex move may enter."""
+    t = _grow(b, state, where, start, cap, strategic, zoc, foes, _wet(b, state))
+    out = {h: (t.best[n], t.path(n)) for h, n in t.ends.items()}
+    for h in t.one_hex:
+        out.setdefault(h, (0, (h,)))
+    if t.exits:
+        cost, node = t.exits[0]
+        out["exit"] = (cost, (*t.path(node), "exit"))
+    if start is not None:
+        out.pop(start, None)
+    return out, t.direct
+
+
+class _Tree:
+    """What one search of :func:`_grow` found from its start with ``cap`` fifths: each hex
+    reached -> the node that first reached it, in the order reached; each node's cheapest
+    cost, its parent and the number of hexes on its path; the hexes the one-hex move may
+    enter (8.1.2); the nodes the eastern edge may be left from, in the order met, with the
+    cost of leaving (8.6). Restricted to a smaller cap it is what a search with that cap
+    finds (a node costing more is never the parent of one costing less). Paths are built
+    when first asked for and kept, as are the moves offered along them."""
+
+    __slots__ = ("start", "cap", "nodes", "ends", "best", "parent", "depth", "one_hex", "direct", "exits",
+                 "paths", "found", "moves", "made")  # fmt: skip
+
+    def __init__(self, start: str | None, cap: int, nodes: dict[str, tuple]) -> None:
+        self.start, self.cap, self.nodes = start, cap, nodes
+        self.ends: dict[str, Node] = {}
+        self.best: dict[Node, int] = {}
+        self.parent: dict[Node, Node | None] = {}
+        self.depth: dict[Node, int] = {}
+        self.one_hex: list[str] = []
+        self.direct: frozenset[str] = frozenset()
+        self.exits: list[tuple[int, Node]] = []
+        self.paths: dict[Node, tuple[str, ...]] = {}
+        self.found: dict[int, tuple[dict[str, Node | None], int | None]] = {}
+        self.moves: dict[tuple, tuple[list, list, tuple[str, ...] | None]] = {}
+        self.made: dict[tuple, tuple[list[Move], list[Move]]] = {}
+
+    def path(self, node: Node) -> tuple[str, ...]:
+        """The hexes entered on the way to ``node`` (its start left out)."""
+        built, parent, start, nodes = self.paths, self.parent, self.start, self.nodes
+        chain = []
+        while node is not None and node not in built:
+            chain.append(node)
+            node = parent[node]
+        path = built[node] if node is not None else ()
+        for n in reversed(chain):
+            h = nodes[n][0] if n.__class__ is str else n[0]
+            path = (*path, h) if h != start else path
+            built[n] = path
+        return path
+
+    def offer(self, node: Node, leave: bool, full: bool) -> tuple[str, ...]:
+        """The path to ``node`` (then off the eastern edge when ``leave``) as offered:
+        what :func:`short` makes of it, built only as far as it needs."""
+        if full or self.depth[node] <= SHORT_PATH:
+            path = self.path(node)
+            return (*path, "exit") if leave else path
+        nodes = self.nodes
+        last = nodes[node][0] if node.__class__ is str else node[0]
+        first = self.start
+        if first is None:
+            n: Node | None = node
+            while n is not None:
+                first, n = (nodes[n][0] if n.__class__ is str else n[0]), self.parent[n]
+        if len(last) != 4 or not last.isdigit() or last in neighbours(first):
+            path = self.path(node)
+            return (*path, "exit") if leave else path
+        kept = _one(last) if self.start is not None else (first, last)
+        return (*kept, "exit") if leave else kept
+
+
+def _grow(
+    b: Board,
+    state: State,
+    where: str,
+    start: str | None,
+    cap: int,
+    strategic: bool,
+    zoc: set[str],
+    foes: set[str],
+    wet: frozenset[str],
+) -> _Tree:
+    """The search over (hex, on a road, locked on a ridge, pass entered from), a bucket
+    of nodes per cost in fifths (costs are small whole numbers); see :class:`_Tree`."""
     side = state.player
     edges = _edges(b)
+    nodes = _nodes(b)
+    steps = b._legal_steps  # type: ignore[attr-defined]
     blocked = foes | set(state.mines.get("closed", ()))
     mined = state.mines.get("map", {})
-    wet = chits.weather(b, state)
     began_in_zoc = start is not None and start in zoc
-    best: dict[Node, int] = {}
+    tree = _Tree(start, cap, nodes)
+    best = tree.best
     east = b.east_edge if side == AXIS else ()
-    # costs are small whole numbers of fifths: a bucket per cost serves as the queue
     buckets: list[list[Node]] = [[] for _ in range(cap + 1)]
-    parent: dict[Node, Node | None] = {}
-    ends: dict[str, tuple[int, Node]] = {}
+    parent, depth, ends, exits, one_hex = tree.parent, tree.depth, tree.ends, tree.exits, tree.one_hex
+    over = cap + 1
     if start is None:
         if strategic:
-            return {}, frozenset()
+            return tree
         gates = movement.reentry_hexes(b, state) if where == "exited" else b.west_edge
         for h in gates:
             if h in blocked or not b.playable(h):
@@ -150,95 +306,84 @@ def _search(
                 else int(round((b.tables.terrain[b.terrain(h)].mp or 0) * FIFTHS))
             )
             if cost <= cap:
-                best[h], parent[h] = cost, None
+                best[h], parent[h], depth[h] = cost, None, 1
                 buckets[cost].append(h)
     else:
-        best[start], parent[start] = 0, None
+        best[start], parent[start], depth[start] = 0, None, 0
         buckets[0].append(start)
-    exit_at: tuple[int, Node] | None = None
-    one_hex: list[str] = []
-    for spent in range(cap + 1):
-        for node in buckets[spent]:
+    for spent in range(over):
+        bucket = buckets[spent]
+        if not bucket:
+            continue
+        rounded = -(-spent // FIFTHS) * FIFTHS
+        for node in bucket:
             if best[node] != spent:
                 continue
-            # a node is its hex alone, off the road and free of ridge and pass, else a tuple
-            if node.__class__ is str:
-                here, on_road, locked, pass_from = node, False, False, None
-            else:
-                here, on_road, locked, pass_from = node
+            here, on_road, locked, pass_from = nodes[node] if node.__class__ is str else node
             moved = here != start
             if moved:
                 if here not in ends:
-                    ends[here] = (spent, node)
+                    ends[here] = node
                 if here in zoc or here in mined:
                     continue  # 4.3.2, 16.1: the move ends here
-                if here in east and exit_at is None:
+                if here in east:
                     road_exit = here in b.road_exits
-                    base = -(-spent // FIFTHS) * FIFTHS if on_road and not road_exit else spent
+                    base = rounded if on_road and not road_exit else spent
                     if base + (1 if road_exit else FIFTHS) <= cap:
-                        exit_at = (base + (1 if road_exit else FIFTHS), node)
-            for there, road, cost, ridge_off, special, ridge_on in edges[here]:
+                        exits.append((base + (1 if road_exit else FIFTHS), node))
+            # 8.1.2: a unit may always move one hex
+            first_step = not moved and start is not None and not began_in_zoc
+            no_zoc = strategic or (not moved and began_in_zoc)
+            below = depth[node] + 1
+            for there, road, cost, ridge_off, special, ridge_on, open_node, locked_node in edges[here]:
                 if there in blocked:
                     continue
-                if there in zoc and (strategic or (not moved and began_in_zoc)):
+                if no_zoc and there in zoc:
                     continue
                 if special or pass_from is not None:
-                    step = _step_cost(b, (here, on_road, locked, pass_from), there)
+                    step = steps.get((node, there), steps)
+                    if step is steps:  # a step's cost is the board's: worked out once
+                        step = steps[(node, there)] = _step_cost(b, (here, on_road, locked, pass_from), there)
                     if step is None:
                         continue
                     cost, road, new_locked, new_from, round_up = step
+                    if new_from:
+                        nxt: Node = (there, road, new_locked, new_from)
+                    else:
+                        nxt = locked_node if new_locked else open_node
                 else:
                     if ridge_off and locked and not road:
                         continue
-                    new_locked, new_from, round_up = locked or ridge_on, None, on_road and not road
+                    nxt = locked_node if locked or ridge_on else open_node
+                    round_up = on_road and not road
                 if wet and not road and there in wet:
                     cost += FIFTHS  # Bad Weather (18.7 L831, L877)
-                total = (-(-spent // FIFTHS) * FIFTHS if round_up else spent) + cost
-                if not moved and start is not None and not began_in_zoc:
-                    one_hex.append(there)  # 8.1.2: a unit may always move one hex
-                if total > cap:
-                    continue
-                nxt = (
-                    (there, road, new_locked, new_from) if road or new_locked or new_from else there
-                )
-                if best.get(nxt, cap + 1) <= total:
+                total = (rounded if round_up else spent) + cost
+                if first_step:
+                    one_hex.append(there)
+                if total > cap or best.get(nxt, over) <= total:
                     continue
                 best[nxt] = total
                 parent[nxt] = node
+                depth[nxt] = below if there != start else below - 1
                 buckets[total].append(nxt)
-    built: dict[Node, tuple[str, ...]] = {}
-
-    def path_of(node: Node) -> tuple[str, ...]:
-        chain = []
-        while node is not None and node not in built:
-            chain.append(node)
-            node = parent[node]
-        path = built.get(node, ()) if node is not None else ()
-        for n in reversed(chain):
-            h = n if n.__class__ is str else n[0]
-            path = (*path, h) if h != start else path
-            built[n] = path
-        return path
-
-    out: dict[str, tuple[int, tuple[str, ...]]] = {h: (c, path_of(n)) for h, (c, n) in ends.items()}
-    for h in one_hex:
-        out.setdefault(h, (0, (h,)))
-    if exit_at is not None:
-        out["exit"] = (exit_at[0], (*path_of(exit_at[1]), "exit"))
-    if start is not None:
-        out.pop(start, None)
-    return out, frozenset(one_hex)
+    tree.direct = frozenset(one_hex)
+    return tree
 
 
 def _move(verb: str, units: tuple[str, ...], path: tuple[str, ...]) -> Move:
     """A Move built from values already checked (thousands per call: pydantic's own
     constructor would take most of the time); equal to ``Move(verb=..., ...)``."""
-    o = Move.__new__(Move)
-    object.__setattr__(o, "__dict__", {"verb": verb, "units": units, "path": path})
-    object.__setattr__(o, "__pydantic_fields_set__", {"verb", "units", "path"})
-    object.__setattr__(o, "__pydantic_extra__", None)
-    object.__setattr__(o, "__pydantic_private__", None)
+    o = _new(Move)
+    _set(o, "__dict__", {"verb": verb, "units": units, "path": path})
+    _set(o, "__pydantic_fields_set__", _MOVE_FIELDS)  # one set for all: a Move is frozen
+    _set(o, "__pydantic_extra__", None)
+    _set(o, "__pydantic_private__", None)
     return o
+
+
+_new, _set = Move.__new__, object.__setattr__
+_MOVE_FIELDS = {"verb", "units", "path"}
 
 
 def _cap(b: Board, state: State, units: list[Unit], strategic: bool) -> int:
@@ -304,7 +449,7 @@ def expand(b: Board, state: State, order: Move) -> Move:
         return order
     if dest in neighbours(start or hexes[0]) or (start is None and not hexes[0].isdigit()):
         return order
-    for o in move_orders(b, state, full=True):
+    for o in move_orders(b, state, full=True, only=tuple(order.units)):
         if (
             o.verb == order.verb
             and o.units == order.units
@@ -319,11 +464,81 @@ def expand(b: Board, state: State, order: Move) -> Move:
     )
 
 
-def move_orders(b: Board, state: State, full: bool = False) -> Iterator[Order]:
+def _found(t: _Tree, cap: int) -> tuple[dict[str, Node | None], int | None]:
+    """What a search with ``cap`` fifths gives from ``t``'s start, as :func:`_search` lists
+    it (in its order), each hex with its node (None for a one-hex move, 8.1.2; ``exit``
+    for leaving by the eastern edge); and the cost of leaving."""
+    got = t.found.get(cap)
+    if got is None:
+        best = t.best
+        found: dict[str, Node | None] = {h: n for h, n in t.ends.items() if best[n] <= cap}
+        for h in t.one_hex:
+            found.setdefault(h, None)
+        leave = next((cn for cn in t.exits if cn[0] <= cap), None)
+        if leave is not None:
+            found["exit"] = leave[1]
+        if t.start is not None:
+            found.pop(t.start, None)
+        got = t.found[cap] = (found, leave[0] if leave is not None else None)
+    return got
+
+
+#: one-hex paths, one tuple each (fewer objects made and kept)
+_ONES: dict[str, tuple[str]] = {}
+
+
+def _one(h: str) -> tuple[str]:
+    got = _ONES.get(h)
+    return got if got is not None else _ONES.setdefault(h, (h,))
+
+
+def _offered(t: _Tree, h: str, node: Node | None, full: bool) -> tuple[str, ...]:
+    if node is None:
+        return _one(h)
+    if h != "exit" and (full or t.depth[node] <= SHORT_PATH):
+        got = t.paths.get(node)  # most paths are built already, as prefixes of others
+        return got if got is not None else t.path(node)
+    return t.offer(node, h == "exit", full)
+
+
+def _stack_paths(
+    t: _Tree, search_cap: int, cap: int, strategic_cap: int | None, zoc: set[str], full: bool
+) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], tuple[str, ...] | None]:
+    """The paths offered from ``t`` searched with ``search_cap`` to a stack with ``cap``
+    fifths (and the one-hex move) and, moving strategically, ``strategic_cap`` (out of
+    enemy zones, where no normal move goes); and the whole path of the first normal move.
+    Kept on ``t``, as are the moves made of them for each stack (a listing made again
+    allocates almost nothing, so the garbage collector is seldom woken)."""
+    key = (search_cap, cap, strategic_cap, full)
+    got = t.moves.get(key)
+    if got is not None:
+        return got
+    found, leave = _found(t, search_cap)
+    cost = t.best.get  # a one-hex move (node None) costs 0 here
+    normal = {h: n for h, n in found.items() if (leave if h == "exit" else cost(n, 0)) <= cap}
+    for h in t.direct:
+        normal.setdefault(h, None)
+    near = [_offered(t, h, n, full) for h, n in normal.items()]
+    first = None
+    if normal:
+        h, n = next(iter(normal.items()))
+        first = (h,) if n is None else (*t.path(n), "exit") if h == "exit" else t.path(n)
+    far = []
+    if strategic_cap is not None:
+        far = [_offered(t, h, n, full) for h, n in found.items()
+               if (leave if h == "exit" else cost(n, 0)) <= strategic_cap and h not in zoc and h not in normal]  # fmt: skip
+    got = t.moves[key] = (near, far, first)
+    return got
+
+
+def move_orders(
+    b: Board, state: State, full: bool = False, only: tuple[str, ...] | None = None
+) -> Iterator[Order]:
     """Moves of the Movement Phase: for each unit alone and each group of units standing
     together, one move per reachable destination; a strategic move where it reaches
     further (8.5); a minefield laid by the first unit that may lay one (16.0). A long
-    path is given by its destination (:func:`short`) unless ``full``."""
+    path is given by its destination (:func:`short`) unless ``full``; with ``only``, the
+    moves of that stack alone."""
     side = state.player
     zoc = enemy_zoc(b, state, side)
     foes = {u.hex for u in state.on_map(enemy(side))}
@@ -338,13 +553,10 @@ def move_orders(b: Board, state: State, full: bool = False) -> Iterator[Order]:
     can_strategic = state.turn > 1
     hand = state.mines["hands"][side] if state.mines else []
     laid = False
-    # what a search depends on besides its start: kept between calls of one phase
-    board_key = (id(b), side, frozenset(zoc), frozenset(foes), tuple(state.mines.get("closed", ())),
-                 tuple(sorted(state.mines.get("map", {}))), state.turn,
-                 (state.chits or {}).get("weather") and str(state.chits["weather"]))  # fmt: skip
-    if _CACHE.get("key") != board_key:
-        _CACHE.clear()
-        _CACHE["key"] = board_key
+    wet = _wet(b, state)
+    # what a search depends on besides its start: its trees kept while it stays the same
+    phase = _phase(b, (id(b), side, frozenset(zoc), frozenset(foes), tuple(state.mines.get("closed", ())),
+                    tuple(sorted(state.mines.get("map", {}))), state.turn, wet))  # fmt: skip
 
     def may_go_strategic(stack: list[Unit]) -> bool:
         return can_strategic and len(stack) == 1 and not any(
@@ -352,50 +564,47 @@ def move_orders(b: Board, state: State, full: bool = False) -> Iterator[Order]:
             or b.units[u.id].type == "replacement" for u in stack
         )  # fmt: skip
 
-    def reach(stack: list[Unit], strategic: bool) -> dict[str, tuple[str, ...]]:
+    def tree(where: str, start: str | None) -> tuple[_Tree, int]:
         # one search per start hex serves every unit there, moving normally or
-        # strategically: as far as the farthest allowance, enemy zones ending paths; a
-        # normal move reads off the hexes its allowance pays for (and the one-hex move,
-        # 8.1.2), a strategic one those out of enemy zones its doubled allowance pays for
-        where, start = stack[0].where, stack[0].hex
-        key = (where, start)
-        if key not in _CACHE:
-            here = groups[(where, start)]
-            cap = max(_cap(b, state, [u], False) for u in here)
-            cap = max([cap] + [_cap(b, state, [u], True) for u in here if may_go_strategic([u])])
-            _CACHE[key] = _search(
-                b, state, where, start if where == "map" else None, cap, False, zoc, foes
-            )
-        found, direct = _CACHE[key]
-        cap = _cap(b, state, stack, strategic)
-        if strategic:
-            return {h: p for h, (cost, p) in found.items() if cost <= cap and h not in zoc}
-        out = {h: p for h, (cost, p) in found.items() if cost <= cap}
-        for h in direct:
-            out.setdefault(h, (h,))
-        return out
+        # strategically: as far as the farthest allowance there, enemy zones ending paths;
+        # a tree grown further serves too (see _Tree)
+        here = groups[(where, start)]
+        cap = max(_cap(b, state, [u], False) for u in here)
+        cap = max([cap] + [_cap(b, state, [u], True) for u in here if may_go_strategic([u])])
+        t = phase.trees.get((where, start))
+        if t is None or t.cap < cap:
+            t = _grow(b, state, where, start if where == "map" else None, cap, False, zoc, foes, wet)
+            phase.trees[(where, start)] = t
+        return t, cap
 
     def offered(path: tuple[str, ...], start: str | None) -> tuple[str, ...]:
         return path if full or len(path) <= SHORT_PATH else short(path, start)
 
     for stack in stacks:
         ids = tuple(u.id for u in stack)
+        wanted = only is None or ids == only
         start = stack[0].hex if stack[0].where == "map" else None
-        normal = reach(stack, False)
-        for path in normal.values():
-            yield _move("move", ids, offered(path, start))
-        if hand and not laid and len(stack) == 1 and stack[0].where == "map" and normal:
+        t, search_cap = tree(stack[0].where, stack[0].hex)
+        cap = _cap(b, state, stack, False)
+        far_cap = _cap(b, state, stack, True) if may_go_strategic(stack) else None
+        near, far, first = _stack_paths(t, search_cap, cap, far_cap, zoc, full and wanted)
+        made = t.made.get((ids, search_cap, cap, far_cap, full)) if wanted else None
+        if wanted and made is None:
+            made = t.made[(ids, search_cap, cap, far_cap, full)] = (
+                [_move("move", ids, path) for path in near],
+                [_move("strategic", ids, path) for path in far],
+            )
+        if made is not None:
+            yield from made[0]
+        if hand and not laid and len(stack) == 1 and stack[0].where == "map" and first is not None:
             u = stack[0]
             a, d, _ = b.values(u.id, u.step)
             if max(a, d) > 0 and u.hex not in zoc and u.hex not in state.mines["map"]:
                 laid = True
-                first = next(iter(normal.values()))
-                yield _move("move", ids, offered(("mine", *first), start))
-        if not may_go_strategic(stack):
-            continue
-        for h, path in reach(stack, True).items():
-            if h not in normal:
-                yield _move("strategic", ids, offered(path, start))
+                if wanted:
+                    yield _move("move", ids, offered(("mine", *first), start))
+        if made is not None:
+            yield from made[1]
 
 
 def _tries(b: Board, state: State, side: str, order: UnitOrder) -> bool:
@@ -458,8 +667,9 @@ def phase_orders(b: Board, state: State) -> list[Order]:
     side = state.player
     out: list[Order] = []
     if air.available(b, state):
+        wet = _wet(b, state)  # as air.under_weather, worked out once
         for h in sorted({u.hex for u in state.on_map(enemy(side))}):
-            if air.in_range(b, state, h) and not air.under_weather(b, state, [h]) and not all(
+            if air.in_range(b, state, h) and h not in wet and not all(
                 u.id in state.interdicted for u in state.at(h)
             ):
                 out.append(Interdict(hex=h))
