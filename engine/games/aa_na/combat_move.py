@@ -137,17 +137,20 @@ def payable(ctx: Ctx, needs: dict[str, int], supply: dict[str, int] | None = Non
     tokens = [(t, k) for t, v in supply.items() for k in range(v)]
     reach = {src: set(_token_places(ctx, src)) for src in needs}
     owner: dict[tuple[str, int], tuple[str, int]] = {}
+    return all(_augment(slot, set(), tokens, reach, owner) for slot in slots)
 
-    def augment(slot, seen) -> bool:
-        for tok in tokens:
-            if tok[0] in reach[slot[0]] and tok not in seen:
-                seen.add(tok)
-                if tok not in owner or augment(owner[tok], seen):
-                    owner[tok] = slot
-                    return True
-        return False
 
-    return all(augment(slot, set()) for slot in slots)
+def _augment(slot, seen, tokens, reach, owner) -> bool:
+    """An augmenting path for ``slot`` in :func:`payable`'s matching. (A module function:
+    a nested function calling itself is a reference cycle, freed only by the cycle
+    collector, whose passes then stall a busy bot process.)"""
+    for tok in tokens:
+        if tok[0] in reach[slot[0]] and tok not in seen:
+            seen.add(tok)
+            if tok not in owner or _augment(owner[tok], seen, tokens, reach, owner):
+                owner[tok] = slot
+                return True
+    return False
 
 
 def open_needs(ctx: Ctx, extra: dict[str, list[Unit]] | None = None) -> dict[str, int]:

@@ -289,26 +289,44 @@ def _feasible(ctx: Ctx, hits: dict[str, int], groups: dict[str, list[Unit]], tak
     used = {g: 0 for g in cols}
     sent = dict.fromkeys(KINDS, 0)
 
-    def push(k, seen) -> bool:
-        for g in cols:
-            if not edges[(k, g)] or (k, g) in seen:
-                continue
-            seen.add((k, g))
-            if used[g] < take[g]:
-                flow[(k, g)] += 1
-                used[g] += 1
-                return True
-            for k2 in KINDS:  # reroute a hit of another kind already on g
-                if flow[(k2, g)] and k2 != k and push(k2, seen):
-                    flow[(k2, g)] -= 1
-                    flow[(k, g)] += 1
-                    return True
-        return False
-
     for k in KINDS:
-        while sent[k] < hits.get(k, 0) and push(k, set()):
+        while sent[k] < hits.get(k, 0) and _push(k, set(), cols, edges, used, take, flow):
             sent[k] += 1
     return sum(used.values()) == sum(take.values())
+
+
+def _push(k, seen, cols, edges, used, take, flow) -> bool:
+    """One more hit of kind ``k`` into :func:`_feasible`'s flow, rerouting others' hits if
+    need be. (A module function: a nested function calling itself is a reference cycle,
+    freed only by the cycle collector, whose passes then stall a busy bot process.)"""
+    for g in cols:
+        if not edges[(k, g)] or (k, g) in seen:
+            continue
+        seen.add((k, g))
+        if used[g] < take[g]:
+            flow[(k, g)] += 1
+            used[g] += 1
+            return True
+        for k2 in KINDS:  # reroute a hit of another kind already on g
+            if flow[(k2, g)] and k2 != k and _push(k2, seen, cols, edges, used, take, flow):
+                flow[(k2, g)] -= 1
+                flow[(k, g)] += 1
+                return True
+    return False
+
+
+def _splits(keys, caps, i, left, take, found, limit) -> None:
+    """Every way to share ``left`` hits over ``keys[i:]`` within ``caps``, into ``found``
+    (at most ``limit`` and one more), for :func:`options`."""
+    if len(found) > limit:
+        return
+    if i == len(keys):
+        found.append(dict(take))
+        return
+    for n in range(min(caps[i], left) + 1):
+        take[keys[i]] = n
+        _splits(keys, caps, i + 1, left - n, take, found, limit)
+    take.pop(keys[i], None)
 
 
 def options(ctx: Ctx, limit: int = 400) -> list[dict[str, int]]:
@@ -324,19 +342,7 @@ def options(ctx: Ctx, limit: int = 400) -> list[dict[str, int]]:
     keys = sorted(groups) + (["transport"] if tcap else [])
     caps = [(_room(b, groups[k]) if k != "transport" else tcap) - fixed.get(k, 0) for k in keys]
     found: list[dict[str, int]] = []
-
-    def rec(i, left, take):
-        if len(found) > limit:
-            return
-        if i == len(keys):
-            found.append(dict(take))
-            return
-        for n in range(min(caps[i], left) + 1):
-            take[keys[i]] = n
-            rec(i + 1, left - n, take)
-        take.pop(keys[i], None)
-
-    rec(0, total, {})
+    _splits(keys, caps, 0, total, {}, found, limit)
     good = [t for t in found if _feasible(ctx, hits, groups, t, fixed)]
     best = max((sum(t.values()) for t in good), default=0)
     out = [{k: t.get(k, 0) + fixed.get(k, 0) for k in sorted(set(t) | set(fixed))} for t in good if sum(t.values()) == best]

@@ -242,29 +242,33 @@ def _paths(
     """Every simple path from ``start`` of at most ``budget`` steps, as (path, flags):
     ``step(prev, space)`` says "pass", "stop", "blitz" or "no" for entering ``space``.
     With ``back`` a path may also end where it began (a tank blitzing and returning)."""
-    path = [start]
-    flags: list[str] = []
+    yield from _walk(adjacency, budget, step, back, [start], [], 0)
 
-    def walk(depth: int) -> Iterator[tuple[list[str], list[str]]]:
-        if depth == budget:
-            return
-        here = path[-1]
-        for n in adjacency.get(here, ()):
-            # simple paths, except that a blitzing tank may come back to where it began
-            if n in path and not (back and n == start and depth > 0):
-                continue
-            verdict = step(here, n)
-            if verdict == "no":
-                continue
-            path.append(n)
-            flags.append(verdict)
-            yield list(path), list(flags)
-            if verdict in ("pass", "blitz") and n != start:
-                yield from walk(depth + 1)
-            path.pop()
-            flags.pop()
 
-    yield from walk(0)
+def _walk(
+    adjacency, budget: int, step, back: bool, path: list[str], flags: list[str], depth: int
+) -> Iterator[tuple[list[str], list[str]]]:
+    """The paths of :func:`_paths` that extend ``path`` (``depth`` steps so far). A module
+    function, not a closure calling itself: such a closure is a reference cycle, and it
+    kept each order's whole search (and the state it read) alive until the cycle
+    collector's next pass, which then took up to 250 ms in a busy bot process."""
+    if depth == budget:
+        return
+    start, here = path[0], path[-1]
+    for n in adjacency.get(here, ()):
+        # simple paths, except that a blitzing tank may come back to where it began
+        if n in path and not (back and n == start and depth > 0):
+            continue
+        verdict = step(here, n)
+        if verdict == "no":
+            continue
+        path.append(n)
+        flags.append(verdict)
+        yield list(path), list(flags)
+        if verdict in ("pass", "blitz") and n != start:
+            yield from _walk(adjacency, budget, step, back, path, flags, depth + 1)
+        path.pop()
+        flags.pop()
 
 
 def _through(path: list[str], waypoints: list[str]) -> bool:
