@@ -37,6 +37,14 @@ def chart() -> dict[str, pack.UnitType]:
     return {u.id: u for u in pack.load_units().units}
 
 
+def chart_order(counts: dict[str, int]) -> list[tuple[str, int]]:
+    """``counts`` (unit type -> number) in the unit chart's order, supply last. A state
+    loaded from the database has its keys sorted as text, so nothing a player reads, and
+    no event a replay compares, may follow a dict's own order."""
+    rank = {t: i for i, t in enumerate(chart())}
+    return sorted(counts.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
+
+
 def has(type_id: str, characteristic: str) -> bool:
     return characteristic in chart()[type_id].characteristics
 

@@ -10,7 +10,7 @@ escorts (L944) is ``air.escort_fly``.
 from __future__ import annotations
 
 from engine.games.aa_na import optional, pack, sea_mines
-from engine.games.aa_na.context import Ctx, chart, listing, refuse
+from engine.games.aa_na.context import Ctx, chart, chart_order, listing, refuse
 from engine.games.aa_na.convoys import route_open
 from engine.games.aa_na.orders import Deploy
 from engine.games.aa_na.requisition import check_stock, resolve_type, supply_holdings
@@ -161,11 +161,11 @@ def finish(ctx: Ctx) -> None:
         combat = t != "supply" and chart()[t].combat
         return sp.kind == "sea" or not combat or ctx.stacked(at, SIDE[ctx.power]) < ctx.limit(at)
 
-    stuck = [t for t, n in reserve.items() if n and any(room(t, at) for at in places(ctx, t, None))]
+    stuck = [t for t, n in chart_order(reserve) if n and any(room(t, at) for at in places(ctx, t, None))]
     if stuck:
         raise refuse(R_DEPLOY, "Every reinforcement must be deployed before the turn ends (L911).",
                      f"Still in the Reinforcements Zone: {listing(f'{reserve[t]} {t}' for t in stuck)}.")
     if reserve:
-        lost = ", ".join(f"{n} {t}" for t, n in reserve.items())
+        lost = ", ".join(f"{n} {t}" for t, n in chart_order(reserve))
         ctx.log("deploy", f"{ctx.who(ctx.power)} has nowhere to deploy {lost}: destroyed (L928).")
         reserve.clear()

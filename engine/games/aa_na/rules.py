@@ -41,7 +41,7 @@ from engine.games.aa_na import (
     standing,
     victory,
 )
-from engine.games.aa_na.context import Ctx, chart, listing
+from engine.games.aa_na.context import Ctx, chart, chart_order, listing
 from engine.games.aa_na.dispatch import R_SEQ
 from engine.games.aa_na.dispatch import dispatch as _dispatch
 from engine.games.aa_na.mapview import map_view
@@ -466,7 +466,7 @@ class AxisAndAlliesNorthAfrica:
             pool = land_conclude.advancers(ctx)
             out += [Advance(ids=[u.id for u in pool[: state.battle["room"]]])]
         elif p.kind == "deploy":
-            for t, n in state.reserves.get(state.power, {}).items():
+            for t, n in chart_order(state.reserves.get(state.power, {})):
                 if n:
                     word = "supply" if t == "supply" else t.split(".", 1)[1]
                     for to in deploy.places(ctx, t, None):
@@ -613,7 +613,7 @@ def _mine_orders(ctx: Ctx) -> list[Order]:
 def _reserve_text(s: State) -> str:
     rows = chart()
     return ", ".join(
-        f"{n} {'supply' if t == 'supply' else rows[t].name}" for t, n in s.reserves[s.power].items() if n
+        f"{n} {'supply' if t == 'supply' else rows[t].name}" for t, n in chart_order(s.reserves[s.power]) if n
     )
 
 
