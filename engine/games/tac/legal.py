@@ -389,13 +389,18 @@ _MOVE_FIELDS = {"verb", "units", "path"}
 def _cap(b: Board, state: State, units: list[Unit], strategic: bool) -> int:
     factor = 2 if strategic else 1
     cap = min(movement.allowance_of(b, state, u) for u in units) * factor * FIFTHS
-    if units[0].side == AXIS:
-        payers = sum(
-            1 for u in units if b.units[u.id].type != "replacement" and u.id not in FUEL_EXEMPT
-        )
-        if payers > state.fuel:
-            cap = min(cap, FUEL_FREE * factor * FIFTHS)
+    if _short_of_fuel(b, state, units):
+        cap = min(cap, FUEL_FREE * factor * FIFTHS)
     return cap
+
+
+def _short_of_fuel(b: Board, state: State, units: list[Unit]) -> bool:
+    """Whether an Axis stack has fewer Fuel than units that pay it (8.2.6): then it moves
+    at most the fuel-free 2 MP, the one-hex move of 8.1.2 included."""
+    if units[0].side != AXIS:
+        return False
+    payers = sum(1 for u in units if b.units[u.id].type != "replacement" and u.id not in FUEL_EXEMPT)
+    return payers > state.fuel
 
 
 def _movers(state: State, side: str) -> list[Unit]:
@@ -502,21 +507,25 @@ def _offered(t: _Tree, h: str, node: Node | None, full: bool) -> tuple[str, ...]
 
 
 def _stack_paths(
-    t: _Tree, search_cap: int, cap: int, strategic_cap: int | None, zoc: set[str], full: bool
+    t: _Tree, search_cap: int, cap: int, strategic_cap: int | None, zoc: set[str], full: bool,
+    unfuelled: bool = False,
 ) -> tuple[list[tuple[str, ...]], list[tuple[str, ...]], tuple[str, ...] | None]:
     """The paths offered from ``t`` searched with ``search_cap`` to a stack with ``cap``
     fifths (and the one-hex move) and, moving strategically, ``strategic_cap`` (out of
     enemy zones, where no normal move goes); and the whole path of the first normal move.
     Kept on ``t``, as are the moves made of them for each stack (a listing made again
     allocates almost nothing, so the garbage collector is seldom woken)."""
-    key = (search_cap, cap, strategic_cap, full)
+    key = (search_cap, cap, strategic_cap, full, unfuelled)
     got = t.moves.get(key)
     if got is not None:
         return got
     found, leave = _found(t, search_cap)
     cost = t.best.get  # a one-hex move (node None) costs 0 here
-    normal = {h: n for h, n in found.items() if (leave if h == "exit" else cost(n, 0)) <= cap}
-    for h in t.direct:
+    normal = {h: n for h, n in found.items() if (leave if h == "exit" else cost(n, 0)) <= cap
+              and not (unfuelled and n is None)}  # fmt: skip
+    # the one-hex move of 8.1.2 costs more than the fuel-free 2 MP, so a stack short of
+    # fuel may not make it (8.2.6)
+    for h in () if unfuelled else t.direct:
         normal.setdefault(h, None)
     near = [_offered(t, h, n, full) for h, n in normal.items()]
     first = None
@@ -587,10 +596,11 @@ def move_orders(
         t, search_cap = tree(stack[0].where, stack[0].hex)
         cap = _cap(b, state, stack, False)
         far_cap = _cap(b, state, stack, True) if may_go_strategic(stack) else None
-        near, far, first = _stack_paths(t, search_cap, cap, far_cap, zoc, full and wanted)
-        made = t.made.get((ids, search_cap, cap, far_cap, full)) if wanted else None
+        unfuelled = _short_of_fuel(b, state, stack)
+        near, far, first = _stack_paths(t, search_cap, cap, far_cap, zoc, full and wanted, unfuelled)
+        made = t.made.get((ids, search_cap, cap, far_cap, full, unfuelled)) if wanted else None
         if wanted and made is None:
-            made = t.made[(ids, search_cap, cap, far_cap, full)] = (
+            made = t.made[(ids, search_cap, cap, far_cap, full, unfuelled)] = (
                 [_move("move", ids, path) for path in near],
                 [_move("strategic", ids, path) for path in far],
             )
