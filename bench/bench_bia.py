@@ -32,23 +32,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from bench.figures import ms, summary  # noqa: E402
 from engine.core.dice import ActionDice  # noqa: E402
 from engine.fuzz import random_order  # noqa: E402
 
 GAME = "bia"
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms"
-
-
-def summary(times: list[float]) -> str:
-    ordered = sorted(times)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return (
-        f"median {ms(statistics.median(ordered))}, p99 {ms(p99)}, max {ms(ordered[-1])} "
-        f"({len(ordered)} samples)"
-    )
 
 
 def play(scenario: str, seed: int, figures: dict[str, list[float]]) -> tuple[object, int]:

@@ -39,23 +39,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import engine  # noqa: E402
+from bench.figures import ms, summary  # noqa: E402
 from bot.service import Service  # noqa: E402
 from engine.fuzz import random_order  # noqa: E402
 
 GAME = "tac"
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f} ms"
-
-
-def summary(times: list[float]) -> str:
-    ordered = sorted(times)
-    p99 = ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
-    return (
-        f"median {ms(statistics.median(ordered))}, p99 {ms(p99)}, max {ms(ordered[-1])} "
-        f"({len(ordered)} samples)"
-    )
 
 
 def time_apply(ruleset: object, spent: list[float]) -> None:

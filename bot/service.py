@@ -1339,25 +1339,6 @@ class Service:
         finally:
             _settle_garbage()
 
-    @staticmethod
-    def _any_time(rs: Ruleset, order: str | dict[str, Any] | Order) -> bool:
-        """Whether ``order`` is of a kind the game takes from any seated role at any
-        moment (``any_time_verbs``: standing orders, set ahead of the decisions they
-        answer). Text that does not parse is not: it gets the usual "not your decision"."""
-        verbs = getattr(rs, "any_time_verbs", frozenset())
-        if not verbs:
-            return False
-        try:
-            if isinstance(order, Order):
-                verb = order.verb
-            elif isinstance(order, dict):
-                verb = rs.load_order(order).verb
-            else:
-                verb = rs.parse_order(order).verb
-        except Exception:  # refused or broken text: the turn check answers it
-            return False
-        return verb in verbs
-
     async def _submit(
         self,
         game_id: str,
@@ -1380,13 +1361,7 @@ class Service:
             raise ServiceError(self._not_seated(live, user, role), live.prompt_info(prompt))
         if seen is not None and seen != live.row.head:
             raise await self._stale(game_id, seen)
-        if role != prompt.role and not self._any_time(rs, order):
-            waiting = live.holder(prompt.role)
-            raise ServiceError(
-                f"It is {prompt.role}'s decision now{f' ({waiting})' if waiting else ''}, "
-                f"not {role}'s: {prompt.text_for(role)}",
-                live.prompt_info(prompt),
-            )
+        parsed: Order | None = None
         try:
             if isinstance(order, Order):
                 parsed = order
@@ -1396,14 +1371,25 @@ class Service:
                 parsed = rs.parse_order(order)
             # Apply exactly what the log will give back on replay: the stored form.
             parsed = rs.load_order(_canonical(parsed.to_dict()))
+            refusal = ""
         except IllegalOrder as exc:
-            raise ServiceError(exc.message, live.prompt_info(prompt)) from None
+            parsed, refusal = None, exc.message
         except Exception:
             log.exception("the order parser failed on %r in game %s", order, game_id)
+            parsed, refusal = None, f"{excerpt(str(order))} is not an order of {rs.title}: {prompt.text}"
+        # another role's decision: only an order the game takes at any moment (a standing
+        # order, set ahead of the decisions it answers: ``any_time_verbs``) goes on
+        if role != prompt.role and (
+            parsed is None or parsed.verb not in getattr(rs, "any_time_verbs", ())
+        ):
+            waiting = live.holder(prompt.role)
             raise ServiceError(
-                f"{excerpt(str(order))} is not an order of {rs.title}: {prompt.text}",
+                f"It is {prompt.role}'s decision now{f' ({waiting})' if waiting else ''}, "
+                f"not {role}'s: {prompt.text_for(role)}",
                 live.prompt_info(prompt),
-            ) from None
+            )
+        if parsed is None:
+            raise ServiceError(refusal, live.prompt_info(prompt))
         seq = live.row.head + 1
         previous = await self._chain_at(live, seq - 1)
         dice = order_dice(

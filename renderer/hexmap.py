@@ -592,7 +592,10 @@ class _Panel:
         return y + h
 
     def boxes(self, top: float, bottom: float) -> None:
-        boxes = list(self.view.boxes)
+        self._column(list(self.view.boxes), top, bottom)
+
+    def _column(self, boxes: list[BoxView], top: float, bottom: float) -> None:
+        """``boxes`` one under the other between ``top`` and ``bottom``."""
         if not boxes:
             return
         # the largest counter size (down to 60%) at which every box fits in full

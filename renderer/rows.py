@@ -24,7 +24,7 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from engine.core import datapack
-from engine.core.view import BoxView, CounterView, HexMapView, StackView, TrackView
+from engine.core.view import CounterView, HexMapView, StackView, TrackView
 from renderer import glyphs
 from renderer.base import (
     HEXSIDE_ORDER,
@@ -972,20 +972,6 @@ class _RowPanel(_Panel):
                 self._column(part, top, bottom)
         finally:
             self.x0, self.x1, self.w = x0, x1, w
-
-    def _column(self, boxes: list[BoxView], top: float, bottom: float) -> None:
-        """``boxes`` one under the other between ``top`` and ``bottom``, at the largest
-        block size (down to 60%) at which all fit, as the panel of every game does."""
-        if not boxes:
-            return
-        full = min(self.size, round(self.w / 8.5))
-        size = full
-        while size > full * 0.6 and self._boxes_height(boxes, size) > bottom - top:
-            size -= 2
-        y = top
-        for i, b in enumerate(boxes):
-            later = sum(self.BOX_HEAD + self.BOX_GAP for _ in boxes[i + 1 :])
-            y = self.box(b, y, size, bottom - later) + self.BOX_GAP
 
     def draw(self) -> None:
         """The panel, with the view's tracks (TAC's turn record and fuel tracks) drawn

@@ -41,8 +41,13 @@ def chart_order(counts: dict[str, int]) -> list[tuple[str, int]]:
     """``counts`` (unit type -> number) in the unit chart's order, supply last. A state
     loaded from the database has its keys sorted as text, so nothing a player reads, and
     no event a replay compares, may follow a dict's own order."""
-    rank = {t: i for i, t in enumerate(chart())}
+    rank = _chart_rank()
     return sorted(counts.items(), key=lambda kv: (rank.get(kv[0], len(rank)), kv[0]))
+
+
+@cache
+def _chart_rank() -> dict[str, int]:
+    return {t: i for i, t in enumerate(chart())}
 
 
 def has(type_id: str, characteristic: str) -> bool:

@@ -726,6 +726,16 @@ class _Battle:
                         row[d] = 0.0  # drop the self-loop share: divided out
         return expected, solved
 
+    def _defender_fire(self) -> tuple[int, np.ndarray, np.ndarray]:
+        """The defender's fire by state, for the sea solvers: the most hits it can score
+        plus one (``k_max``), ``cols[k, d]`` the chance that state ``d`` scores exactly
+        ``k`` hits and ``tails[k, d]`` that it scores ``k`` or more."""
+        alpha = [self.dfn.fire(d)[0] for d in range(len(self.dfn.states))]
+        k_max = max(len(x) for x in alpha)
+        cols = np.array([[x[k] if k < len(x) else 0.0 for x in alpha] for k in range(k_max)])
+        tails = np.array([[sum(x[k:]) for x in alpha] for k in range(k_max + 1)])
+        return k_max, cols, tails
+
     def _dying_dice(self) -> list[float] | None:
         """For each defender state, the chance that the unit its next hit removes scores
         a hit as it dies (0 when that hit only damages); None unless the defender's fire
@@ -984,11 +994,8 @@ class _Battle:
         dying = self._dying_dice()
         assert dying is not None
         # the defender, by state: fire, its tails, the hits it can still take, its next state
-        alpha = [dfn.fire(d)[0] for d in range(nd)]
-        k_max = max(len(x) for x in alpha)
-        cols = [[x[k] if k < len(x) else 0.0 for x in alpha] for k in range(k_max)]
-        tails = [[sum(x[k:]) for x in alpha] for k in range(k_max + 1)]
-        cols_np, tails_np = np.array(cols), np.array(tails)
+        k_max, cols_np, tails_np = self._defender_fire()
+        cols = cols_np.tolist()  # read one cell at a time below: a list is quicker
         d_chain = [dfn.chain(d, FIRE) for d in range(nd)]
         room = [len(c) - 1 for c in d_chain]
         d_order = sorted(range(nd), key=lambda d: -dfn.health[d])
@@ -1151,10 +1158,7 @@ class _Battle:
         na, nd = len(att.states), len(dfn.states)
         dying = self._dying_dice()
         assert dying is not None
-        alpha = [dfn.fire(d)[0] for d in range(nd)]
-        k_max = max(len(x) for x in alpha)
-        cols = np.array([[x[k] if k < len(x) else 0.0 for x in alpha] for k in range(k_max)])
-        tails = np.array([[sum(x[k:]) for x in alpha] for k in range(k_max + 1)])
+        k_max, cols, tails = self._defender_fire()
         room = [len(dfn.chain(d, FIRE)) - 1 for d in range(nd)]
         d_next = [dfn.chain(d, FIRE)[min(1, room[d])] for d in range(nd)]
         # states are taken by rank, the most hit points first

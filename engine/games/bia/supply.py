@@ -85,14 +85,7 @@ def _links(board: Board) -> dict[str, set[str]]:
     """The land links of the network beyond rails and roads: the Strategic Map's rail
     links (Berlin-Rome) and the map's off-map arrows; the Strategic Map's sea links are
     sea legs (:func:`_sea_links`)."""
-    places = board.pack.places
-    links: dict[str, set[str]] = {}
-    for link in board.pack.strategic.links:
-        if link.kind != "rail":
-            continue
-        a, b = (places.get(x[5:], x) if x.startswith("port:") else x for x in link.between)
-        links.setdefault(a, set()).add(b)
-        links.setdefault(b, set()).add(a)
+    links = _strategic_links(board, "rail")
     for link in board.pack.map.links:
         a, b = link.between
         if link.kind == "offmap":
@@ -103,10 +96,16 @@ def _links(board: Board) -> dict[str, set[str]]:
 
 def _sea_links(board: Board) -> dict[str, set[str]]:
     """The Strategic Map's sea links (London-Atlantic-South Africa-Indian Ocean ports)."""
+    return _strategic_links(board, "sea")
+
+
+def _strategic_links(board: Board, kind: str) -> dict[str, set[str]]:
+    """The Strategic Map's links of ``kind`` both ways, a ``port:NAME`` end read as the
+    port's hex."""
     places = board.pack.places
     links: dict[str, set[str]] = {}
     for link in board.pack.strategic.links:
-        if link.kind != "sea":
+        if link.kind != kind:
             continue
         a, b = (places.get(x[5:], x) if x.startswith("port:") else x for x in link.between)
         links.setdefault(a, set()).add(b)

@@ -13,6 +13,9 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from engine.core.events import ORDER, Event, private
 from engine.core.orders import Order
 from engine.core.ruleset import Prompt
@@ -288,24 +291,17 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
                     f["wait"] = None
         settle(ctx)
         return
-    if isinstance(order, Sail):
-        fleet.apply_sail(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, order.to)
+    moving = _BLOCK_TO.get(type(order))
+    purchase = _PURCHASES.get(type(order))
+    if moving is not None:
+        moving(ctx, order)
+        _keep_order_private(ctx, role, order, order.block, order.to)  # type: ignore[attr-defined]
+    elif purchase is not None:
+        purchase(ctx, order)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,)))  # purchases are private
     elif isinstance(order, Move):
         movement.apply_move(ctx, order)
         _keep_order_private(ctx, role, order, order.block, " ".join(order.path))
-    elif isinstance(order, Ship):
-        sea.apply_ship(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, order.to)
-    elif isinstance(order, Fly):
-        air.apply_fly(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, order.to)
-    elif isinstance(order, Attack):
-        air.apply_attack(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, order.to)
-    elif isinstance(order, React):
-        air.apply_react(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, order.to)
     elif isinstance(order, Reserve):
         hq.apply_reserve(ctx, order)
         token = (s.blocks.get(order.block) or s.by_token(order.block.upper())).token
@@ -313,21 +309,6 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
     elif isinstance(order, Recon):
         recon.apply_recon(ctx, order)
         ctx.events.insert(0, private(ORDER, order.text(), (role,), f"recon {order.to}"))
-    elif isinstance(order, Rail):
-        srm.apply_rail(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, order.to)
-    elif isinstance(order, Repair):
-        spending.apply_repair(ctx, order)
-        ctx.events.insert(0, private(ORDER, order.text(), (role,)))  # purchases are private
-    elif isinstance(order, Rebuild):
-        spending.apply_rebuild(ctx, order)
-        ctx.events.insert(0, private(ORDER, order.text(), (role,)))
-    elif isinstance(order, Disband):
-        spending.apply_disband(ctx, order)
-        ctx.events.insert(0, private(ORDER, order.text(), (role,)))
-    elif isinstance(order, Blitz):
-        blitz.apply_blitz(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, order.to)
     elif isinstance(order, Fight):
         if s.fight or order.hex not in s.battles:
             raise refuse("BIA 7.7", f"There is no battle to fight at {order.hex}.",
@@ -372,6 +353,25 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
 def _named(ctx: Ctx, name: str, among: list[BlockState]) -> BlockState | None:
     b = ctx.state.blocks.get(name) or ctx.state.by_token(name.upper())
     return b if b is not None and b in among else None
+
+
+#: the orders that take one block to one place, each with the rule applying it: the others
+#: read them with the block's token (:func:`_keep_order_private`)
+_BLOCK_TO: dict[type[Order], Callable[[Ctx, Any], None]] = {
+    Sail: fleet.apply_sail,
+    Ship: sea.apply_ship,
+    Fly: air.apply_fly,
+    Attack: air.apply_attack,
+    React: air.apply_react,
+    Rail: srm.apply_rail,
+    Blitz: blitz.apply_blitz,
+}
+#: the Production Phase's purchases, whose orders only their giver reads
+_PURCHASES: dict[type[Order], Callable[[Ctx, Any], None]] = {
+    Repair: spending.apply_repair,
+    Rebuild: spending.apply_rebuild,
+    Disband: spending.apply_disband,
+}
 
 
 def _keep_order_private(ctx: Ctx, role: str, order: Order, block: str, rest: str) -> None:

@@ -176,11 +176,18 @@ def table_penalty(state: State) -> int:
     return 1 if state.chits and state.chits.get("malta") == state.turn else 0
 
 
+def weather_in_force(state: State) -> dict[str, Any] | None:
+    """The Bad Weather chit played this player turn (``hex``, ``turn``, ``player``), if
+    any: it lasts the player turn it was played in (L831, L877; RULINGS R62)."""
+    w = state.chits.get("weather") if state.chits else None
+    return w if w and w["turn"] == state.turn and w["player"] == state.player else None
+
+
 def weather(b: Board, state: State) -> set[str]:
     """The hexes under Bad Weather now (L831, L877): the chit's hex and every hex within
     three of it, for the player turn it was played in (RULINGS R62)."""
-    w = state.chits.get("weather") if state.chits else None
-    if not w or w["turn"] != state.turn or w["player"] != state.player:
+    w = weather_in_force(state)
+    if w is None:
         return set()
     return {h for h in b.hex if distance(h, w["hex"]) <= WEATHER_RANGE}
 

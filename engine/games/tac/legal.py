@@ -20,7 +20,7 @@ from engine.core.orders import MAX_WORD, Order
 from engine.games.tac import air, battle, combat, effort, movement, pieces, replace
 from engine.games.tac import events as chits
 from engine.games.tac.board import Board
-from engine.games.tac.movement import FIFTHS, FUEL_EXEMPT, FUEL_FREE, enemy_zoc
+from engine.games.tac.movement import FIFTHS, FUEL_FREE, enemy_zoc
 from engine.games.tac.orders import (
     Advance,
     Attack,
@@ -225,7 +225,9 @@ class _Tree:
         self.best: dict[Node, int] = {}
         self.parent: dict[Node, Node | None] = {}
         self.depth: dict[Node, int] = {}
-        self.one_hex: list[str] = []
+        #: the hexes the one-hex move may enter, each with what that step costs (8.2.6:
+        #: beyond the fuel-free 2 MP it costs Fuel)
+        self.one_hex: dict[str, int] = {}
         self.direct: frozenset[str] = frozenset()
         self.exits: list[tuple[int, Node]] = []
         self.paths: dict[Node, tuple[str, ...]] = {}
@@ -359,8 +361,8 @@ def _grow(
                 if wet and not road and there in wet:
                     cost += FIFTHS  # Bad Weather (18.7 L831, L877)
                 total = (rounded if round_up else spent) + cost
-                if first_step:
-                    one_hex.append(there)
+                if first_step and (there not in one_hex or total < one_hex[there]):
+                    one_hex[there] = total
                 if total > cap or best.get(nxt, over) <= total:
                     continue
                 best[nxt] = total
@@ -399,7 +401,7 @@ def _short_of_fuel(b: Board, state: State, units: list[Unit]) -> bool:
     at most the fuel-free 2 MP, the one-hex move of 8.1.2 included."""
     if units[0].side != AXIS:
         return False
-    payers = sum(1 for u in units if b.units[u.id].type != "replacement" and u.id not in FUEL_EXEMPT)
+    payers = sum(1 for u in units if movement.pays_fuel(b, u))
     return payers > state.fuel
 
 
@@ -521,12 +523,14 @@ def _stack_paths(
         return got
     found, leave = _found(t, search_cap)
     cost = t.best.get  # a one-hex move (node None) costs 0 here
+    # a stack short of fuel makes the one-hex move of 8.1.2 only within the fuel-free 2 MP
+    # (8.2.6)
+    free = FUEL_FREE * FIFTHS if unfuelled else None
     normal = {h: n for h, n in found.items() if (leave if h == "exit" else cost(n, 0)) <= cap
-              and not (unfuelled and n is None)}  # fmt: skip
-    # the one-hex move of 8.1.2 costs more than the fuel-free 2 MP, so a stack short of
-    # fuel may not make it (8.2.6)
-    for h in () if unfuelled else t.direct:
-        normal.setdefault(h, None)
+              and not (n is None and free is not None and t.one_hex[h] > free)}  # fmt: skip
+    for h in t.direct:
+        if free is None or t.one_hex[h] <= free:
+            normal.setdefault(h, None)
     near = [_offered(t, h, n, full) for h, n in normal.items()]
     first = None
     if normal:

@@ -157,17 +157,15 @@ def map_view(state: State, role: str | None, board: Board | None = None) -> HexM
     markers += [MarkerView(hex=h, kind="minefield") for h in sorted(mines.get("map", {}))]
     # a Bad Weather chit in force (18.7, L831, L877): played, so public; its hex marked
     # and the area (three hexes round it, RULINGS R62) said in the notes
-    from engine.games.tac.events import WEATHER_RANGE
-    from engine.games.tac.events import weather as weather_area
+    from engine.games.tac.events import WEATHER_RANGE, weather_in_force
 
-    weather = (s.chits or {}).get("weather") if getattr(s, "chits", None) else None
-    in_force = bool(weather) and bool(weather_area(b, s))
-    if in_force:
+    weather = weather_in_force(s)
+    if weather is not None:
         markers.append(MarkerView(hex=weather["hex"], kind="weather"))
     prompt = TheAfricanCampaign(b).prompt(s)
     fuel = b.tables.fuel_track
     notes = [f"Axis fuel: {s.fuel} (track {fuel.min} to {fuel.max}, 14.0)."]
-    if in_force:
+    if weather is not None:
         notes.append(f"Bad Weather (18.7) within {WEATHER_RANGE} hexes of {weather['hex']} "
                      "this player turn: moving there costs more, and no air unit supports an attack there.")  # fmt: skip
     hand = mines.get("hands", {}).get(role, []) if role in SIDE_NAMES else []

@@ -25,6 +25,12 @@ STACK_LIMIT = 2.0
 FUEL_EXEMPT = {"ge_dak"}
 
 
+def pays_fuel(b: Board, u: Unit) -> bool:
+    """Whether an Axis unit moving more than the fuel-free MP spends Fuel (TAC 8.2.6):
+    every one but Rommel's HQ and the replacement counters."""
+    return b.units[u.id].type != "replacement" and u.id not in FUEL_EXEMPT
+
+
 def enemy_zoc(b: Board, state: State, side: str) -> set[str]:
     """Hexes in the zone of control of ``side``'s enemies (TAC 4.1-4.3.6): every enemy
     combat unit with a combat factor above zero controls its neighbours (4.1, 4.2);
@@ -417,7 +423,7 @@ def move(b: Board, state: State, side: str, order: Move) -> list[Event]:
         free = FUEL_FREE * factor * FIFTHS
         fuel_due = sum(
             1 for u in moving
-            if b.units[u.id].type != "replacement" and u.id not in FUEL_EXEMPT and w.spent[u.id] > free
+            if pays_fuel(b, u) and w.spent[u.id] > free
         )  # fmt: skip
         if fuel_due > state.fuel:
             raise IllegalOrder(
