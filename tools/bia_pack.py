@@ -1648,6 +1648,9 @@ LAND_CONTROL_1940 = {"libya": "axis", "albania": "axis", "dodecanese": "axis", "
                      "egypt": "allied", "palestine": "allied", "cyprus": "allied", "malta": "allied",
                      "kuwait": "allied"}
 
+#: the powers of the Allied side that fight in the land scenarios
+ALLIED_POWERS = ["uk", "free_france"]
+
 SCENARIOS: list[dict] = [
     {
         "id": "BIA1", "name": "Operation Exporter", "difficulty": 1, "kind": "land",
@@ -1667,8 +1670,14 @@ SCENARIOS: list[dict] = [
                        ("uk_habforce", "H4", 4), ("uk_6div", "Jerusalem", 3), ("uk_daf", "Jaffa", 3)],
         },
         "reinforcements": [], "removals": [],
-        "special_rules": ["Vichy units may not leave the Levant; Allied units may not enter Turkey.",
-                          "Only the Levant, Palestine and Transjordan, Iraq and Cyprus are in play."],
+        "special_rules": [
+            {"kind": "confine", "powers": ["vichy"], "countries": ["levant"],
+             "text": "Vichy units may not leave the Levant."},
+            {"kind": "no_entry", "powers": ALLIED_POWERS, "countries": ["turkey"],
+             "text": "Allied units may not enter Turkey."},
+            {"kind": "in_play", "countries": ["levant", "palestine", "iraq", "cyprus"],
+             "text": "Only the Levant, Palestine and Transjordan, Iraq and Cyprus are in play."},
+        ],
         "victory": {"rules": [{"side": "allied", "all": ["Beirut", "Damascus"]}], "otherwise": "axis"},
     },
     {
@@ -1693,8 +1702,12 @@ SCENARIOS: list[dict] = [
         "reinforcements": [{"turn": turn(1941, 6), "unit": "uk_6div", "at": "Jerusalem", "steps": 3},
                            {"turn": turn(1941, 8), "unit": "uk_21ind", "at": "Basra", "steps": 4}],
         "removals": [{"turn": turn(1941, 7), "unit": "de_flfirak"}],
-        "special_rules": ["Persia may be attacked only from August 1941 (turn 24).",
-                          "German air units reach Iraq only through Vichy Syria's airfields."],
+        "special_rules": [
+            {"kind": "no_entry", "powers": ALLIED_POWERS, "countries": ["persia"],
+             "before_turn": turn(1941, 8), "text": "Persia may be attacked only from August 1941 (turn 24)."},
+            {"kind": "air_route", "powers": ["germany"], "countries": ["iraq"], "via": ["levant"],
+             "text": "German air units reach Iraq only through Vichy Syria's airfields."},
+        ],
         "victory": {"rules": [{"side": "allied", "all": ["Baghdad", "Beirut", "Tehran"]},
                               {"side": "axis", "at_least": 2, "of": ["Baghdad", "Beirut", "Tehran"]}],
                     "otherwise": "draw"},
@@ -1727,8 +1740,12 @@ SCENARIOS: list[dict] = [
                            {"turn": turn(1941, 2), "unit": "de_dak", "at": "box:berlin", "steps": 3},
                            {"turn": turn(1941, 2), "unit": "de_rommel", "at": "box:berlin", "steps": 3}],
         "removals": [{"turn": turn(1940, 12), "unit": "uk_4ind"}, {"turn": turn(1941, 3), "unit": "uk_6aus"}],
-        "special_rules": ["Tobruk is an Italian Fortress (7.7.9 special cases).",
-                          "German units may not enter Egypt before February 1941 (turn 18)."],
+        "special_rules": [
+            {"kind": "locality", "hex": "Tobruk", "locality": "fortress", "held_by": "axis",
+             "text": "Tobruk is an Italian Fortress (7.7.9 special cases)."},
+            {"kind": "no_entry", "powers": ["germany"], "countries": ["egypt"], "before_turn": turn(1941, 2),
+             "text": "German units may not enter Egypt before February 1941 (turn 18)."},
+        ],
         "victory": {"rules": [{"side": "allied", "all": ["Bengasi"]}, {"side": "axis", "all": ["Tobruk"]}],
                     "otherwise": "draw"},
     },
@@ -1759,8 +1776,12 @@ SCENARIOS: list[dict] = [
         },
         "reinforcements": [{"turn": turn(1941, 6), "unit": "de_la", "at": "box:berlin", "steps": 3}],
         "removals": [],
-        "special_rules": ["Tobruk is a British-held Bunker (7.7.9 special cases).",
-                          "The Advanced Rules example of June 1941 (turn 22) starts from this set-up."],
+        "special_rules": [
+            {"kind": "locality", "hex": "Tobruk", "locality": "bunker", "held_by": "allied",
+             "text": "Tobruk is a British-held Bunker (7.7.9 special cases)."},
+            {"kind": "example", "turn": turn(1941, 6), "lines": "L2336-2345",
+             "text": "The Advanced Rules example of June 1941 (turn 22) starts from this set-up."},
+        ],
         "victory": {"rules": [{"side": "axis", "any": ["Tobruk", "Alexandria", "Cairo"]},
                               {"side": "allied", "all": ["Bengasi"]}],
                     "otherwise": "draw"},
@@ -1797,9 +1818,14 @@ SCENARIOS: list[dict] = [
         },
         "reinforcements": [{"turn": turn(1942, 11), "unit": "de_5pzarmee", "at": "Tunis", "steps": 3}],
         "removals": [{"turn": turn(1943, 1), "unit": "uk_9aus"}],
-        "special_rules": ["Tobruk is an Axis Minor City (7.7.9: it fell on 21 June 1942).",
-                          "The Dieppe Raid bonus (7.3.2) is in force for the whole scenario.",
-                          "Tunisia is Axis-controlled from the start (Operation Torch, November 1942)."],
+        "special_rules": [
+            {"kind": "locality", "hex": "Tobruk", "locality": "minor", "held_by": "axis",
+             "text": "Tobruk is an Axis Minor City (7.7.9: it fell on 21 June 1942)."},
+            {"kind": "dieppe_from", "turn": turn(1942, 9),
+             "text": "The Dieppe Raid bonus (7.3.2) is in force for the whole scenario."},
+            {"kind": "control", "countries": ["tunisia"], "side": "axis",
+             "text": "Tunisia is Axis-controlled from the start (Operation Torch, November 1942)."},
+        ],
         "victory": {"rules": [{"side": "allied", "all": ["Tripoli"]}, {"side": "axis", "any": ["Alexandria", "Cairo"]}],
                     "otherwise": "draw"},
     },
@@ -1833,8 +1859,13 @@ SCENARIOS: list[dict] = [
         },
         "reinforcements": [{"turn": turn(1942, 8), "unit": "uk_monty", "at": "box:london", "steps": 4}],
         "removals": [],
-        "special_rules": ["Tobruk is a British-held Bunker; if the Axis takes it, it becomes a Minor City "
-                          "(7.7.9).", "The Dieppe Raid bonus (7.3.2) applies from September 1942 (turn 37)."],
+        "special_rules": [
+            {"kind": "locality", "hex": "Tobruk", "locality": "bunker", "held_by": "allied",
+             "when_captured": "minor",
+             "text": "Tobruk is a British-held Bunker; if the Axis takes it, it becomes a Minor City (7.7.9)."},
+            {"kind": "dieppe_from", "turn": turn(1942, 9),
+             "text": "The Dieppe Raid bonus (7.3.2) applies from September 1942 (turn 37)."},
+        ],
         "victory": {"rules": [{"side": "axis", "any": ["Alexandria", "Cairo"]}, {"side": "allied", "all": ["Tobruk"]}],
                     "otherwise": "draw"},
     },
@@ -1938,6 +1969,10 @@ def build_scenarios() -> dict:
         rec["hex_control"] = {
             resolve_spot(s, where): side for s, side in sc.get("hex_control", {}).items()
         }
+        rec["special_rules"] = [
+            {**r, "hex": where[r["hex"]], "place": r["hex"]} if "hex" in r else r
+            for r in sc.get("special_rules", [])
+        ]
         rec["setup"] = [
             {"side": side, "unit": u, "hex": resolve_spot(s, where), "at": s, "steps": n}
             for side, items in sc["setup"].items()

@@ -15,7 +15,9 @@ from tests.bia.test_combat import BIR_HACKEIM, MECHILI, RULES, bare, order, put,
 
 def bir_hackeim(advanced: bool = True):
     """The DAK (3) and Ariete (2) attack the FF Brigade (2) in Bir Hackeim, a clear hex
-    (the blitz of L2189-2252, fought here from Mechili)."""
+    (the blitz of L2189-2252, fought here from Mechili). Under the advanced rules they are
+    fuelled as the HQ example fuels them for Gazala (L2136-2143): a Mussolini AP for the
+    Ariete, Rommel, activated beside them, for the DAK (AR 11.0-11.10)."""
     s = bare(turn=22)
     if advanced:
         s.options["advanced"] = True
@@ -23,6 +25,12 @@ def bir_hackeim(advanced: bool = True):
     put(s, "it_ariete", MECHILI, 2)
     put(s, "ff_brigade", BIR_HACKEIM, 2)
     s.control[BIR_HACKEIM] = ALLIED
+    if advanced:
+        put(s, "de_rommel", MECHILI, 3)
+        s, _ = order(s, AXIS, "fuel it_ariete mussolini")
+        s, _ = order(s, AXIS, "activate de_rommel")
+        s, _ = order(s, AXIS, "fuel de_dak de_rommel")
+        assert s.fuelled == {"it_ariete": "mussolini", "de_dak": "de_rommel"}
     s, _ = order(s, AXIS, f"move de_dak {BIR_HACKEIM}")
     s, _ = order(s, AXIS, f"move it_ariete {BIR_HACKEIM}")
     return s
@@ -68,6 +76,7 @@ def test_the_chargers_take_the_answering_hits_first():
     put(s, "it_ariete", MECHILI, 2)
     put(s, "ff_brigade", BIR_HACKEIM, 2)
     s.control[BIR_HACKEIM] = ALLIED
+    s, _ = order(s, AXIS, "fuel it_ariete mussolini")  # armour attacks fuelled (AR 11.10)
     s, _ = order(s, AXIS, f"move it_10c {BIR_HACKEIM}")
     s, _ = order(s, AXIS, f"move it_ariete {BIR_HACKEIM}")
     s.standing = {AXIS: {"retreat": "ask"}}
@@ -80,6 +89,7 @@ def test_the_chargers_take_the_answering_hits_first():
     put(s, "de_dak", MECHILI, 3)
     put(s, "uk_7armd", BIR_HACKEIM, 3)
     s.control[BIR_HACKEIM] = ALLIED
+    s, _ = order(s, AXIS, "fuel de_dak hitler")
     s, _ = order(s, AXIS, f"move de_dak {BIR_HACKEIM}")
     s.standing = {AXIS: {"retreat": "ask"}}
     s, ev = order(s, AXIS, "done", [1, 1, 1] + [1, 1, 1])  # the Rats first, then the DAK

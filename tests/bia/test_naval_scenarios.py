@@ -33,6 +33,8 @@ def matapan():
     s = RULES.setup("BIA8", {}, ScriptedDice([1, 2, 3, 4]))
     assert RULES.prompt(s).role == ALLIED  # the Allied carrier may join a convoy box
     s, _ = go(s, ALLIED, "done")
+    assert (RULES.prompt(s).role, s.phase) == (AXIS, "srm")  # the Navy HQ (17.0, L2544)
+    s, _ = go(s, AXIS, "activate itn_supermarina")
     assert (RULES.prompt(s).role, s.phase) == (AXIS, "movement")
     return s
 
@@ -95,6 +97,7 @@ def test_naval_movement_and_its_refusals():
 def test_a_fleet_holds_five_blocks_at_most():
     s = RULES.setup("BIA7", {}, ScriptedDice([1, 2, 3, 4]))
     s, _ = go(s, ALLIED, "done")  # Punta Stilo: no British sub or carrier joins a box
+    s, _ = go(s, AXIS, "done")  # Supermarina not activated: Mussolini's fuel only
     assert s.phase == "movement"
     for unit in ("itn_cesare", "itn_cavour", "itn_1div", "itn_3div"):
         s, _ = go(s, AXIS, f"sail {unit} central_med")  # joining the convoy escort
@@ -122,6 +125,8 @@ def test_a_convoy_box_battle_in_strategic_warfare():
     dice += [3]  # the Italian SS, opposed by the carrier: no Bonus, a miss
     # its only choice too: the battle follows at once
     s, ev = go(s, ALLIED, "sail ukn_formidable eastern_med", dice)
+    assert (s.phase, RULES.prompt(s).role) == ("srm", ALLIED)
+    s, _ = go(s, ALLIED, "activate ukn_cunningham")
     assert (s.phase, RULES.prompt(s).role) == ("movement", ALLIED)
     steps = {
         k: s.blocks[k].steps
@@ -140,8 +145,10 @@ def test_a_convoy_box_battle_in_strategic_warfare():
     assert any("discarded by naval TECH superiority" in e.text for e in ev if e.kind == "naval")
     # the revealed ships are face up to the enemy; the others stay hidden
     axis_sees = {b.id for b in RULES.fog_view(s, AXIS).blocks if b.side == ALLIED and b.id}
-    assert axis_sees == {"ukn_18cs", "ukn_formidable"}
+    assert axis_sees == {"ukn_18cs", "ukn_formidable", "ukn_cunningham"}  # and the HQ activated
+    assert s.blocks["itn_supermarina"].steps == 2  # deactivated after the Axis Blitz (11.4)
     s, _ = go(s, ALLIED, "done")  # the Allied Movement Phase, and the end
+    assert s.blocks["ukn_cunningham"].steps == 3
     assert not any(b.revealed for b in s.blocks.values())  # hidden again at Final Supply
     assert fleet.points(B, s) == {AXIS: 1, ALLIED: 3 + 2 + 3}
     assert s.winner == ALLIED and "Naval points: Axis 1, Allied 8." in s.result_text

@@ -8,7 +8,8 @@ An airfield is a city or bunker hex its side controls that can act as a supply s
 the unit's power (3.4.1, L299-309), holding no enemy unit and no other air unit of its
 side based there (one per airfield, L305). Air units flying a mission or taking part in
 a battle are ``state.aloft``: they stand in the battle hex, have no ZOC (3.22, L632-633)
-and hold no airfield until they land again.
+and hold no airfield until they land again. Under the advanced rules an air unit attacks
+or reacts only when fuelled (AR 11.10, L2263-2265; :mod:`engine.games.bia.fuel`).
 
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
 """
@@ -17,9 +18,10 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event, private
-from engine.games.bia import combat, supply
+from engine.games.bia import combat, special, supply
 from engine.games.bia.board import Board, enemy
 from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.movement import out_of_fuel
 from engine.games.bia.orders import Attack, Fly, React
 from engine.games.bia.pack import distance
 from engine.games.bia.state import BlockState, State
@@ -64,6 +66,7 @@ def _fields(
             row is not None and row.airfield and state.control.get(h) == b.side
             and h not in based and h not in foes and h not in danger
             and (reach is None or distance(b.at, h) <= reach)
+            and special.may_enter(board, state, b, h, b.at if b.where == "map" else None)
         ):  # fmt: skip
             out.append(h)
     return sorted(out, key=lambda h: (distance(b.at, h) if b.where == "map" else 0, h))
@@ -185,6 +188,7 @@ def check_fly(ctx: Ctx, order: Fly) -> BlockState:
         raise refuse("BIA 7.5", f"{ctx.name(b)} has already moved this phase.")
     if b.at in s.battles:
         raise refuse("BIA 7.5", f"{ctx.name(b)} stands in a battle hex and stays for the battle.")
+    special.check_entry(ctx, b, order.to, b.at)  # the scenario's special rules (D10-D14)
     if order.to not in airfields(board, s, b):
         reach = transfer_range(board, s, b)
         raise refuse(
@@ -236,6 +240,7 @@ def _check_mission(ctx: Ctx, b: BlockState, to: str, rule: str, verb: str) -> No
         raise refuse(rule, f"{ctx.name(b)} is engaged in a battle at its own airfield.")
     if b.oos or combat.value(board, b) <= 0:
         raise refuse(rule, f"{ctx.name(b)} must be in supply and above 0 steps to {verb}.")
+    special.check_entry(ctx, b, to, b.at)  # the scenario's special rules (D10-D14)
     reach = standard_range(board, s, b)
     if distance(b.at, to) > reach:
         raise refuse(rule, f"{ctx.where(to)} is beyond {ctx.name(b)}'s range of {reach} hexes.")
@@ -269,7 +274,19 @@ def check_attack(ctx: Ctx, order: Attack) -> BlockState:
             "an air unit changes airfield by 'fly'.",
         )
     _check_mission(ctx, b, order.to, "BIA 7.5", "attack")
+    _check_fuel(ctx, b, "attack")
     return b
+
+
+def _check_fuel(ctx: Ctx, b: BlockState, verb: str) -> None:
+    """AR 11.10 (L2263-2265), option ``advanced``: an air unit attacks or reacts only when
+    an activated HQ has fuelled it; unfuelled it may still transfer and rebase."""
+    if out_of_fuel(ctx.board, ctx.state, b):
+        raise refuse(
+            "BIA 11.10",
+            f"{ctx.name(b)} is out of fuel: an air unit may {verb} only when an activated HQ "
+            "has fuelled it ('fuel BLOCK HQ'); unfuelled it may still transfer or rebase.",
+        )
 
 
 def _take_off(ctx: Ctx, b: BlockState, to: str, what: str) -> None:
@@ -311,6 +328,8 @@ def attack_orders(ctx: Ctx) -> list[Attack]:
     for b in sorted(s.on_map(s.player), key=lambda b: b.id):
         if not is_air(board, b) or b.id in s.moved or b.at in s.battles or b.oos:
             continue
+        if out_of_fuel(board, s, b):  # AR 11.10
+            continue
         for h in _targets(ctx, b, foes):
             try:
                 _check_mission(ctx, b, h, "BIA 7.5", "attack")
@@ -325,6 +344,7 @@ def check_follow(ctx: Ctx, b: BlockState, to: str) -> bool:
     the hex it entered, at most two air units of a side there (3.4.1); returns whether
     the hex holds enemy units (a blitz battle)."""
     s, board = ctx.state, ctx.board
+    special.check_entry(ctx, b, to, b.at)  # the scenario's special rules (D10-D14)
     mine = [x for x in s.at_hex(to) if x.side == b.side and is_air(board, x)]
     most = board.pack.tables.stacking.air_units_per_side_per_battle
     if len(mine) >= most:
@@ -345,6 +365,7 @@ def check_react(ctx: Ctx, order: React) -> BlockState:
             f"already opened ({', '.join(s.battles) or 'none'}).",
         )
     _check_mission(ctx, b, order.to, "BIA 7.6", "react")
+    _check_fuel(ctx, b, "react")
     return b
 
 
@@ -353,12 +374,16 @@ def apply_react(ctx: Ctx, order: React) -> None:
     _take_off(ctx, b, order.to, "reacts, flying")
 
 
-def react_orders(ctx: Ctx) -> list[React]:
+def react_orders(ctx: Ctx, fuelled_only: bool = True) -> list[React]:
+    """The reactions the non-phasing side may make; with ``fuelled_only`` False, those
+    it could make once its air units are fuelled (AR 11.10)."""
     s, board = ctx.state, ctx.board
     side = enemy(s.player)
     out = []
     for b in sorted(s.on_map(side), key=lambda b: b.id):
         if not is_air(board, b) or b.id in s.aloft or b.at in s.battles or b.oos:
+            continue
+        if fuelled_only and out_of_fuel(board, s, b):
             continue
         for h in _targets(ctx, b, list(s.battles)):
             try:
@@ -398,6 +423,7 @@ def check_arrival(ctx: Ctx, order: Fly) -> BlockState:
             f"You have no air unit called {order.block!r} waiting at home to fly to Africa "
             "(Italian and German air units fly out a turn after they are built).",
         )
+    special.check_entry(ctx, b, order.to)  # the scenario's special rules (D10-D14)
     if order.to not in _fields(board, s, b, None):
         raise refuse(
             "BIA 7.3",

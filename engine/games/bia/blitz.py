@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event, private
-from engine.games.bia import air, combat
+from engine.games.bia import air, combat, special
 from engine.games.bia.board import Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.movement import _air_units_alone, _check_stacking, _own_block, entry_cost
@@ -76,6 +76,7 @@ def check_blitz(ctx: Ctx, order: Blitz) -> tuple[BlockState, bool]:
             f"The free MP takes {ctx.name(b)} one land hex next to {b.at}, not {order.to}.",
         )
     block = board.block(b.id)
+    special.check_entry(ctx, b, order.to, b.at)  # the scenario's special rules (D10-D14)
     neutral = board.pack.scenario(s.scenario).neutral
     blocked = any(
         board.pack.tables.hexsides.get(f, {}).get("mp", 0) is None

@@ -9,8 +9,10 @@ Air-to-Air in as many air rounds as it takes, each followed by the air units' wi
 (7.7.1); then AA fire (7.7.2) and Air-to-Ground (7.7.3), both in :mod:`air_combat`; the
 artillery step (the attacker's artillery, then the defender's, 7.7.4) and the ground step
 (the defender's combat units, then the attacker's, 7.7.5); then the defender and the
-attacker may retreat (7.7.11). Rounds go on until one side has no ground unit left in the
-hex (RULINGS B16); an air strike with no attacking ground unit lasts one round (B42). Air
+attacker may retreat (7.7.11); under the advanced rules, before the first round's
+retreats, an unsupplied attacker whose Desperate Attack left enemy ground units in the hex
+surrenders (AR 10.2, :func:`surrender_desperate`). Rounds go on until one side has no
+ground unit left in the hex (RULINGS B16); an air strike with no attacking ground unit lasts one round (B42). Air
 units of the side that loses a battle fly off to an airbase at once (7.7.11.2); the
 others stay over the hex until the end of the Blitz Phase (7.8.1, :mod:`air`).
 
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.core.events import Event
-from engine.games.bia import air, air_combat, charge, supply
+from engine.games.bia import air, air_combat, charge, ledger, special, supply
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx
 from engine.games.bia.movement import TECH_TRACK, entry_cost, is_ground
@@ -281,6 +283,10 @@ def _step(ctx: Ctx) -> None:
         return
     if _over(ctx):
         return
+    if f["round"] == 1 and f["step"] == STEPS.index("retreat_defender") and "desperate" not in f:
+        f["desperate"] = True  # checked once, as the first round's ground combat ends
+        if surrender_desperate(ctx):
+            return
     if f["step"] >= len(STEPS):
         f["round"] += 1
         f["step"] = 0
@@ -501,6 +507,28 @@ def _eliminate(ctx: Ctx, b: BlockState, why: str) -> None:
         ctx.state.fight["shield"].pop(b.id, None)
 
 
+def surrender_desperate(ctx: Ctx) -> bool:
+    """AR 10.2 (L1980-1983, L2010-2013, L2258-2262), option ``advanced``: the attacker's
+    unsupplied ground units in the battle made a Desperate Attack (the only way they
+    entered, :func:`engine.games.bia.movement.desperate`); when the first round of ground
+    combat is over and enemy ground units still stand in the hex (air units do not
+    count), each surrenders at once, before any retreat: it is eliminated, 0-step units
+    too, and the enemy gains the PP of 4.5 (L714-723; RULINGS B82). True when one did."""
+    s, board, f = ctx.state, ctx.board, ctx.state.fight
+    h, att = f["hex"], f["attacker"]
+    if not s.options.get("advanced") or not ground(board, s, h, enemy(att)):
+        return False
+    gave = [b for b in ground(board, s, h, att) if b.oos]
+    for b in gave:
+        block = board.block(b.id)
+        _eliminate(ctx, b, "surrenders after a failed Desperate Attack (AR 10.2)")
+        ledger.grant(
+            ctx, enemy(att), ledger.surrender_gain(board, block),
+            f"{b.token} surrendered after a failed Desperate Attack (10.2, 4.5)",
+        )  # fmt: skip
+    return bool(gave)
+
+
 def _lone(ctx: Ctx) -> None:
     """A side that can no longer fire in the ground step loses its blocks in the hex
     while the enemy still can (0-strength blocks, 4.5 L742-744 and 7.7.10 L1763-1766;
@@ -535,7 +563,9 @@ def _over(ctx: Ctx) -> bool:
     if winner == att and s.control.get(h) != att:
         s.control[h] = att
         place = locality(board, s, h)
-        after = board.pack.tables.localities[place].when_captured if place else None
+        after = special.when_captured(board, s, h, place, att) or (
+            board.pack.tables.localities[place].when_captured if place else None
+        )
         if after:
             s.localities[h] = None if after == "destroyed" else after
             ctx.events.append(Event("locality", f"{ctx.where(h)}: the {place} falls and is now "
@@ -574,6 +604,8 @@ def retreat_hexes(ctx: Ctx, b: BlockState) -> list[str]:
         if not board.is_land(n) or n in foes or n in foe_zoc or n in s.battles:
             continue
         if board.hex(n).country in neutral or entry_cost(board, block, n) is None:
+            continue
+        if not special.may_enter(board, s, b, n, b.at):  # scenario special rules (D10-D14)
             continue
         if any(
             board.pack.tables.hexsides.get(x, {}).get("mp", 0) is None

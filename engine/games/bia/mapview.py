@@ -13,6 +13,13 @@ its current strength, and ``tags`` ``edge:<colour>`` (the colour of the edge it 
 on), ``steps:<n>/<max>``, ``oos`` (the white barrel, 7.2), ``reserve`` (the black barrel
 of Reserve Mode, AR 16.0; RULINGS B62) and ``revealed``.
 
+The markers: a battle marker on each battle hex, a recon marker on each hex a recon
+revealed this turn (RULINGS F4), and the same marker with the text ``failed`` (the recon
+die) or ``negated`` (the AA interdiction) on a hex whose attempt this turn revealed
+nothing (AR 12.0, L2311-2320; RULINGS B83), which the panel's results list spells out.
+Every reader gets the same markers: they say where an attempt was declared and how it
+ended, never what the AA dice or the units there were.
+
 The naval blocks of BIA7-BIA10 (17.0; 3.4.2, L310-315; RULINGS B70) stand in port on
 their port hex like any block; a fleet at sea and a convoy box are boxes of the side
 panel, as the Strategic Map's home boxes are, each with its count of blocks. Where a
@@ -184,7 +191,8 @@ def map_view(
         stacks=stacks,
         boxes=boxes,
         markers=[MarkerView(hex=h, kind="battle") for h in v.battles]
-        + [MarkerView(hex=h, kind="recon") for h in v.reconned],
+        + [MarkerView(hex=h, kind="recon") for h in v.reconned]
+        + [MarkerView(hex=h, kind="recon", text=why) for h, why in sorted(v.recon_failed.items())],
         control=dict(v.control),
         notes=notes,
         grid="odd-r-CCRR",

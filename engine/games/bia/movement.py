@@ -9,7 +9,11 @@ in supply as it opens, never into an enemy hex.
 Ground units entering an airbase where the enemy has only air units on the ground make
 them evacuate (L1650-1656, :func:`engine.games.bia.air.evacuate`) and fight no battle.
 Air Transfer and Air Attack are :mod:`engine.games.bia.air`.
-Sea Transport (7.5.4) is :mod:`engine.games.bia.sea`. Not yet: HQ actions (AR).
+Sea Transport (7.5.4) is :mod:`engine.games.bia.sea`. Under the advanced rules armour out
+of fuel moves at half its MP and attacks no one (AR 11.10; :mod:`engine.games.bia.fuel`);
+an unsupplied TECH 2-3 or 0-step ground unit may attack by a Desperate Attack (AR 10.2,
+:func:`desperate`), and a Supreme Leader's AP moves one unsupplied unit as if in supply
+(``move BLOCK HEX... LEADER``, L1944-1946; :func:`engine.games.bia.hq.check_oos_move`).
 
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
 """
@@ -20,7 +24,7 @@ import heapq
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event, private
-from engine.games.bia import supply
+from engine.games.bia import special, supply
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.orders import Move
@@ -39,7 +43,8 @@ def allowance(board: Board, state: State, b: BlockState) -> int:
     """A block's Movement Points this phase (7.5.1, L1349-1352): by type and TECH from the
     Play Aid; cavalry +1 (6.1.4, L840); motorized infantry moves as armour from infantry TECH 2
     (L906-909, digest A61); static infantry 0 (6.1.2, L821-826). Out of supply: halved, rounded down,
-    never below 1 (4.4 L691-695, 3.21 L603-605)."""
+    never below 1 (4.4 L691-695, 3.21 L603-605). Out of fuel under the advanced rules:
+    halved, quartered if also out of supply (AR 11.10, L2254-2257; 10.2 L1978-1979)."""
     block = board.block(b.id)
     tables = board.pack.tables
     kind_rule = tables.unit_kinds.get(block.kind, {})
@@ -56,7 +61,66 @@ def allowance(board: Board, state: State, b: BlockState) -> int:
         mp += kind_rule.get("mp_plus", 0)
     if mp and b.oos:
         mp = max(1, mp // 2)
+    if mp and out_of_fuel(board, state, b):  # AR 11.10 (L2254-2257): halved again if also OOS
+        mp = max(1, mp // 2)
     return mp
+
+
+def fuel_kind(board: Board, b: BlockState) -> str | None:
+    """What fuel a unit needs under the advanced rules (AR 11.0, L2044-2048: armour and
+    aircraft, the blocks with the white border): ``armour`` for tanks and tankettes, ``air``
+    for air units, None for the rest: infantry-class units (motorized ones too) and the
+    armoured HQs, which move their full allowance before they activate (11.9, L2228-2229;
+    RULINGS B74)."""
+    block = board.block(b.id)
+    if block.unit_class == "air":
+        return "air"
+    if block.unit_class == "armored" and block.kind in ("tank", "tankette"):
+        return "armour"
+    return None
+
+
+def out_of_fuel(board: Board, state: State, b: BlockState) -> bool:
+    """AR 11.10 (L2254-2265), option ``advanced``: a unit needing fuel that no HQ has
+    fuelled for this phase (``state.fuelled``, :mod:`engine.games.bia.fuel`). A unit in
+    Reserve Mode moving in the Exploitation Phase had an AP spent on it (16.0, L2440-2442)
+    and counts as fuelled there (RULINGS B76)."""
+    if not state.options.get("advanced") or b.id in state.fuelled:
+        return False
+    if state.phase == "exploitation" and b.id in state.reserve:
+        return False
+    return fuel_kind(board, b) is not None
+
+
+def as_supplied(b: BlockState) -> BlockState:
+    """A copy of a block without its white barrel: what it would be in supply (its MP
+    by :func:`allowance`), for a Supreme Leader's move of an unsupplied unit (AR,
+    L1944-1946)."""
+    out = b.copy()
+    out.oos = False
+    return out
+
+
+def desperate(board: Board, state: State, b: BlockState) -> bool:
+    """Whether an unsupplied ground unit may attack by a Desperate Attack (AR 10.2,
+    L1973-1985; the 0-step special case L2010-2013), option ``advanced``: a unit of TECH
+    2 or 3 on the Play Aid track it moves by, or a unit whose track has a 0-strength edge
+    (artillery and the other 0-step units). Its MP are :func:`allowance`'s: halved for
+    supply, halved again out of fuel (L1978-1979, L2258-2262); an armoured unit out of fuel
+    may try it too (L1984-1985). If the first round of ground combat leaves enemy ground
+    units in the hex, it surrenders (:func:`engine.games.bia.combat.surrender_desperate`)."""
+    if not state.options.get("advanced") or not b.oos:
+        return False
+    block = board.block(b.id)
+    if not is_ground(block):
+        return False
+    if block.track[0][0] == 0:
+        return True
+    key = board.fire_key(block)
+    tables = board.pack.tables
+    if tables.unit_kinds.get(block.kind, {}).get("armor_mp_from_infantry_tech"):
+        key = "infantry"  # motorized infantry's TECH is the infantry's (L906-909)
+    return tables.tech(block.power, TECH_TRACK.get(key, key), state.turn) >= 2
 
 
 def exploits(board: Board, state: State, b: BlockState) -> bool:
@@ -107,6 +171,7 @@ def _step(ctx: Ctx, b: BlockState, block: Block, here: str, there: str) -> int:
             f"{ctx.where(there)} is not a playable land hex: ground units may not enter sea, "
             "partial hexes (Tehran excepted), the Chotts or the Qattara Depression.",
         )
+    special.check_entry(ctx, b, there, here)  # the scenario's special rules (D10-D14)
     country = board.hex(there).country
     if country in board.pack.scenario(s.scenario).neutral:
         raise refuse(
@@ -173,6 +238,10 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
             "only if in supply when the phase began.",
         )
     mp = allowance(board, s, b)
+    if order.by is not None:  # a Supreme Leader moves it as if in supply (AR, L1944-1946)
+        from engine.games.bia import hq  # hq imports this module
+
+        mp = hq.check_oos_move(ctx, b, order)
     if mp <= 0:
         raise refuse(
             "BIA 6.1.2",
@@ -206,11 +275,30 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
             f"Exploiting units start no new battle: {ctx.where(dest)} holds enemy units (L1853-1855).",
         )
     if battle:
-        if b.oos:
+        if out_of_fuel(board, s, b) and not b.oos:  # an OOS one may try 10.2 (L2258-2262)
+            raise refuse(
+                "BIA 11.10",
+                f"{ctx.name(b)} is out of fuel and cannot attack, so it may not enter "
+                f"{ctx.where(dest)}, which holds enemy units: fuel it first ('fuel BLOCK HQ').",
+            )
+        if b.oos and order.by is not None:
+            raise refuse(
+                "BIA 10.2",
+                f"A Supreme Leader's AP moves {ctx.name(b)} as if in supply, not into a battle: "
+                f"{ctx.where(dest)} holds enemy units, and an unsupplied unit attacks only by "
+                "a Desperate Attack on its own halved MP (L1973-1985; RULINGS B81).",
+            )
+        if b.oos and not desperate(board, s, b):
             raise refuse(
                 "BIA 4.4",
                 f"{ctx.name(b)} is out of supply and cannot attack, so it may not enter "
-                f"{ctx.where(dest)}, which holds enemy units.",
+                f"{ctx.where(dest)}, which holds enemy units"
+                + (
+                    " (a Desperate Attack is for TECH 2 and 3 units and 0-step units, "
+                    "L1973-1985, L2010-2013)."
+                    if s.options.get("advanced")
+                    else "."
+                ),
             )
         friends = [x for x in s.at_hex(dest) if x.side == b.side]
         if block.role != "gcu" and not any(board.block(x.id).role == "gcu" for x in friends):
@@ -264,6 +352,10 @@ def apply_move(ctx: Ctx, order: Move) -> None:
     enemy units becomes a battle hex (3.23, L645-647)."""
     b, path, battle = check_move(ctx, order)
     s = ctx.state
+    if order.by is not None:  # the Supreme Leader's AP (AR, L1944-1946)
+        from engine.games.bia import hq  # hq imports this module
+
+        hq.spend_oos_move(ctx, b, order)
     foe = {x.at for x in s.on_map(enemy(b.side))}
     b.at = path[-1]
     s.moved.append(b.id)
@@ -306,8 +398,10 @@ def _air_units_alone(ctx: Ctx, h: str, side: str) -> bool:
     )
 
 
-def destinations(ctx: Ctx, b: BlockState) -> list[Move]:
-    """Every legal move of a block, one per destination, by its cheapest path."""
+def destinations(ctx: Ctx, b: BlockState, by: str | None = None) -> list[Move]:
+    """Every legal move of a block, one per destination, by its cheapest path; with ``by``
+    those of an unsupplied block moved as if in supply for that leader's AP (AR,
+    L1944-1946; :func:`engine.games.bia.hq.oos_move_orders`)."""
     board, s = ctx.board, ctx.state
     block = board.block(b.id)
     if not is_ground(block) or b.id in s.moved:
@@ -316,7 +410,7 @@ def destinations(ctx: Ctx, b: BlockState) -> list[Move]:
         return []
     if s.phase == "exploitation" and not exploits(board, s, b):
         return []
-    mp = allowance(board, s, b)
+    mp = allowance(board, s, as_supplied(b) if by else b)
     foe = {x.at for x in s.on_map(enemy(b.side))}
     best = {b.at: 0}
     parent: dict[str, str] = {}
@@ -339,7 +433,7 @@ def destinations(ctx: Ctx, b: BlockState) -> list[Move]:
         path = [dest]
         while path[-1] in parent:
             path.append(parent[path[-1]])
-        order = Move(block=b.id, path=list(reversed(path))[1:])
+        order = Move(block=b.id, path=list(reversed(path))[1:], by=by)
         try:
             check_move(ctx, order)
         except IllegalOrder:

@@ -6,8 +6,14 @@ battle at sea (:func:`interception_need`); the phases that call them live in
 :mod:`engine.games.bia.fleet`. It works on :class:`Ship` records, not on the state, so the
 rulebook's own battle off Crete (L2652-2744) is played by a test with scripted dice.
 
+Where the text lets a side choose where a hit falls (the owner among its tied strongest
+ships, L2639 and L2710-2712; the firer for its submarines and carrier aircraft, L2649,
+L2699-2700, L2726), :func:`fight_round` asks a :data:`Choose` callback; without one, or
+when the choice is forced, the engine's pick (:func:`engine_pick`) is taken (RULINGS B67,
+B85).
+
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``;
-the rulings are ``RULINGS.md`` B63-B72.
+the rulings are ``RULINGS.md`` B63-B72 and B85-B86.
 """
 
 from __future__ import annotations
@@ -130,24 +136,46 @@ def need(bonus: int) -> int:
     return max(BEST, 6 - bonus)
 
 
-def gun_victim(battle: Battle, firer: str, sub_only: bool = False) -> Ship | None:
-    """Where a gun hit falls: on the strongest ship it may hit (L2639); among equals the
-    lowest class first (a submarine before a cruiser, the choice the Italians make off
-    Crete, L2711-2712), then by token (RULINGS B67)."""
+def tied_strongest(battle: Battle, firer: str, sub_only: bool = False) -> list[Ship]:
+    """The enemy ships a gun hit of ``firer`` may fall on: the strongest it may hit
+    (L2639), submarines only for an escort carrier's paired die (L2647-2648)."""
     tgt = [s for s in targets(battle, firer) if not sub_only or s.kind == "ss"]
-    if not tgt:
-        return None
-    return min(tgt, key=lambda s: (-s.strength, -CLASS[s.kind], s.token or s.id))
+    top = max((s.strength for s in tgt), default=0)
+    return [s for s in tgt if s.strength == top]
 
 
-def chosen_victim(battle: Battle, firer: str) -> Ship | None:
-    """Where a submarine or carrier aircraft hit falls: the firer chooses (L2649, L2699-2700):
-    the engine takes the enemy's air first (the carrier with most aircraft), then its
-    heaviest class, strongest first (RULINGS B67: the choices of the Crete example)."""
-    tgt = targets(battle, firer)
-    if not tgt:
+def engine_pick(who: str, among: list[Ship]) -> Ship:
+    """The engine's choice where a side may choose (RULINGS B67): for the owner (``who``
+    "own") among its tied strongest ships, the lowest class first (a submarine before a
+    cruiser, the Italian choice off Crete, L2711-2712), then by token; for the firer of
+    submarines and carrier aircraft ("aim", L2649, L2699-2700) the enemy carrier with most
+    aircraft, then the heaviest class, strongest first (the choices of the example)."""
+    if who == "own":
+        return min(among, key=lambda s: (-s.strength, -CLASS[s.kind], s.token or s.id))
+    return min(among, key=lambda s: (-s.planes, CLASS[s.kind], -s.strength, s.token or s.id))
+
+
+#: who decides where a hit falls, where the text gives a side the choice:
+#: ``choose(who, side, among, why)`` returns one of ``among`` (two ships or more), ``who``
+#: being "own" (``side`` owns them: its tied strongest, L2639, L2710-2712) or "aim"
+#: (``side`` fires its submarines or carrier aircraft at them, L2649, L2699-2700, L2726),
+#: ``why`` the fire that hit (RULINGS B85)
+Choose = Callable[[str, str, list[Ship], str], Ship]
+
+
+def _victim(battle: Battle, rnd: _Round, firer: str, who: str, why: str,
+            choose: Choose | None, sub_only: bool = False) -> Ship | None:  # fmt: skip
+    """The ship the next hit of ``firer`` falls on: the choice goes to ``choose`` only
+    when there is one to make and the hit will not be discarded by naval TECH (L2642-2644:
+    any ship would do)."""
+    among = tied_strongest(battle, firer, sub_only) if who == "own" else targets(battle, firer)
+    if not among:
         return None
-    return min(tgt, key=lambda s: (-s.planes, CLASS[s.kind], -s.strength, s.token or s.id))
+    target_side = battle.other(firer)
+    if choose is None or len(among) == 1 or rnd.discard[target_side]:
+        return engine_pick(who, among)
+    pick = choose(who, target_side if who == "own" else firer, among, why)
+    return pick if pick in among else engine_pick(who, among)
 
 
 class _Round:
@@ -179,16 +207,22 @@ def _roll(dice: Dice, n: int, why: str) -> list[int]:
     return [dice.roll(6, why) for _ in range(n)]
 
 
-def fight_round(battle: Battle, dice: Dice, reader: Callable[[Ship], str] | None = None) -> None:
+def fight_round(
+    battle: Battle,
+    dice: Dice,
+    reader: Callable[[Ship], str] | None = None,
+    choose: Choose | None = None,
+) -> None:
     """One round of naval combat (17.0, L2599-2651). The carriers' aircraft first, then
     the battleships, cruisers, destroyers and submarines (L2607-2612). The side with air
     superiority fires first in every step and its hits land before the other fires;
     otherwise both fire at once in each step (L2613-2617). Superiority is read again
     after the air step (L2628-2632). Each block rolls one die per point of its current
-    strength, a carrier one per aircraft; a 6 hits, less its Bonus (L2635)."""
+    strength, a carrier one per aircraft; a 6 hits, less its Bonus (L2635). Where a side
+    may choose where a hit falls, ``choose`` is asked (:data:`Choose`)."""
     rnd = _Round(battle)
     first = air_superiority(battle)
-    _air_step(battle, dice, rnd, first, reader)
+    _air_step(battle, dice, rnd, first, reader, choose)
     first = air_superiority(battle)
     for kind in GUN_ORDER:
         order = [first, battle.other(first)] if first else [None]
@@ -200,13 +234,14 @@ def fight_round(battle: Battle, dice: Dice, reader: Callable[[Ship], str] | None
                 if shots is not None:
                     pending.append((f, *shots))
             for f, hits, sub_hits in pending:
+                why = f"{f.capitalize()} {KIND_NAME[kind]} fire"
                 for n, sub_only in ((hits, False), (sub_hits, True)):
                     for _ in range(n):
-                        pick = chosen_victim if kind == "ss" else gun_victim
-                        v = pick(battle, f) if not sub_only else gun_victim(battle, f, True)
+                        who = "aim" if kind == "ss" and not sub_only else "own"
+                        v = _victim(battle, rnd, f, who, why, choose, sub_only)
                         if v is None:
                             break
-                        rnd.hit(v, f"{f.capitalize()} {KIND_NAME[kind]} fire", reader)
+                        rnd.hit(v, why, reader)
 
 
 def _gun_fire(battle: Battle, dice: Dice, side: str, kind: str, reader) -> tuple[int, int] | None:
@@ -232,7 +267,9 @@ def _gun_fire(battle: Battle, dice: Dice, side: str, kind: str, reader) -> tuple
     return hits, sub_hits
 
 
-def _air_step(battle: Battle, dice: Dice, rnd: _Round, first: str | None, reader) -> None:
+def _air_step(
+    battle: Battle, dice: Dice, rnd: _Round, first: str | None, reader, choose: Choose | None
+) -> None:
     """The carriers' torpedo bombers (17.0, L2618-2627; RULINGS B66): one die per aircraft; a 6 less
     the Bonus of the side's bomber TECH (TECH 2: 5-6) hits an enemy ship, a 1 plus the
     Bonus of the enemy's naval TECH (TECH 3: 1-3) is flak that costs the carrier a step.
@@ -255,12 +292,12 @@ def _air_step(battle: Battle, dice: Dice, rnd: _Round, first: str | None, reader
         )
         queued.append((side, cvs, hits, flak))
         if not simultaneous:
-            _air_hits(battle, rnd, queued.pop(), reader)
+            _air_hits(battle, rnd, queued.pop(), reader, choose)
     for q in queued:
-        _air_hits(battle, rnd, q, reader)
+        _air_hits(battle, rnd, q, reader, choose)
 
 
-def _air_hits(battle: Battle, rnd: _Round, q, reader) -> None:
+def _air_hits(battle: Battle, rnd: _Round, q, reader, choose: Choose | None) -> None:
     side, cvs, hits, flak = q
     for _ in range(flak):  # the carrier's owner loses an air step (L2699-2700)
         cv = max((s for s in cvs if s.planes > 0), key=lambda s: s.planes, default=None)
@@ -268,11 +305,12 @@ def _air_hits(battle: Battle, rnd: _Round, q, reader) -> None:
             break
         cv.pos -= 1
         battle.lines.append(f"Flak: {label(cv, reader)} loses an air step.")
+    why = f"{side.capitalize()} torpedo bombers"
     for _ in range(hits):
-        v = chosen_victim(battle, side)
+        v = _victim(battle, rnd, side, "aim", why, choose)
         if v is None:
             break
-        rnd.hit(v, f"{side.capitalize()} torpedo bombers", reader)
+        rnd.hit(v, why, reader)
 
 
 def interception_need(blocks: int, has_cv: bool, own_tech: int, enemy_tech: int) -> int:

@@ -1,7 +1,10 @@
 """The orders of Blocks in Afrika implemented so far, and their text grammar.
 
 move BLOCK HEX...        ground movement and exploitation: the hexes entered in order (7.5, 7.10)
-rail BLOCK HEX           strategic rail movement to a rail hex (7.4)
+move BLOCK HEX... LEADER an unsupplied unit moved as if in supply for a Supreme Leader's AP (AR, L1944-1946)
+rail BLOCK HEX           strategic rail movement to a rail hex (7.4), paid with a yellow PP
+rail BLOCK HEX LEADER    the same paid with an AP of that leader (hitler, mussolini, goering,
+                         churchill) or of the ME Air Command for an air unit (7.4 L1279-1280; AR)
 ship BLOCK HEX           Sea Transport to a friendly port on the same body of water (7.5.4);
                          from a home box to a port (with the nation's SRM); from London
 ship BLOCK south_africa  across the Atlantic to the South Africa box (L1191-1196)
@@ -12,6 +15,9 @@ fly BLOCK HEX            Air Transfer of an air unit to another airfield (7.5); 
 attack BLOCK HEX         Air Attack: an air unit flies to a battle, or opens one (7.5 combat move)
 react BLOCK HEX          Defender Reaction: an air unit flies to an existing battle (7.6)
 recon HQ HEX             an air recon attempt of an air HQ on a hex (AR 12.0)
+activate HQ              advanced rules: activate an on-map HQ, face up with its action points (AR 11.3)
+fuel BLOCK HQ            an HQ (its id or token, or a Supreme Leader: hitler, mussolini, goering,
+                         churchill) spends 1 AP to fuel a tank, tankette or air unit (AR 11.0-11.10)
 reserve BLOCK            put a TECH 2 ground unit in Reserve Mode for a Supreme Leader's AP: it
                          moves in the Exploitation Phase instead (AR 16.0)
 fight HEX                fight the battle in that hex next (7.7, the phasing side's choice)
@@ -30,6 +36,10 @@ standing charge declare|hold whether this side's armour and cavalry charge when 
 standing warfare COLOUR      the colour Strategic Warfare hits take first (the Allied choice, 7.1)
 standing aim engine|ask      whether this side is asked which tied enemy block its TECH 2 artillery
                              and air hits fall on after a successful recon (AR 12.1)
+standing naval engine|ask    naval scenarios: whether this side is asked where a hit falls in a sea
+                             battle, among its tied strongest ships or, for its submarines and
+                             carrier aircraft, among the enemy's (17.0)
+activate HQ                  naval scenarios: activate a Navy HQ in the SRM Phase to fuel fleets (17.0)
 done                     end the current phase
 
 ``BLOCK`` is the block's id (``it_10c``) or its public token (``IT-07``); a side names
@@ -48,14 +58,18 @@ class Move(Order):
     verb: Literal["move"] = "move"
     block: str
     path: list[str]
-    text_fields: ClassVar[tuple[str, ...]] = ("block", "path")
+    #: the Supreme Leader whose AP moves an unsupplied unit as if in supply (AR, L1944-1946)
+    by: str | None = None
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "path", "by")
 
 
 class Rail(Order):
     verb: Literal["rail"] = "rail"
     block: str
     to: str
-    text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
+    #: who pays: None for a yellow PP, else a Supreme Leader or an HQ whose AP pays (7.4)
+    by: str | None = None
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "to", "by")
 
 
 class Ship(Order):
@@ -100,8 +114,21 @@ class Recon(Order):
     text_fields: ClassVar[tuple[str, ...]] = ("block", "to")
 
 
+class Fuel(Order):
+    verb: Literal["fuel"] = "fuel"
+    block: str
+    hq: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "hq")
+
+
 class Reserve(Order):
     verb: Literal["reserve"] = "reserve"
+    block: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block",)
+
+
+class Activate(Order):
+    verb: Literal["activate"] = "activate"
     block: str
     text_fields: ClassVar[tuple[str, ...]] = ("block",)
 
@@ -157,7 +184,7 @@ class Disband(Order):
 
 class Standing(Order):
     verb: Literal["standing"] = "standing"
-    topic: Literal["hits", "retreat", "react", "charge", "warfare", "aim"]
+    topic: Literal["hits", "retreat", "react", "charge", "warfare", "aim", "naval"]
     value: Literal[
         "engine", "ask", "stay", "pass", "declare", "hold", "yellow", "red", "blue", "white", "oil"
     ]
@@ -180,6 +207,8 @@ ORDERS: dict[str, type[Order]] = {
         React,
         Recon,
         Reserve,
+        Activate,
+        Fuel,
         Fight,
         Hit,
         Retreat,
@@ -193,10 +222,12 @@ ORDERS: dict[str, type[Order]] = {
     )
 }
 GRAMMAR = (
-    "Orders: 'move BLOCK HEX...'; 'rail', 'fly', 'attack', 'react', 'recon', 'retreat' or "
-    "'blitz' BLOCK HEX; 'ship BLOCK HEX|south_africa'; 'sail BLOCK PLACE'; 'fight HEX'; "
-    "'hit', 'repair', 'reserve' or 'disband' BLOCK; 'rebuild BLOCK [HEX]'; 'stay'; "
-    "'standing TOPIC CHOICE' (hits, retreat, react, charge, warfare, aim); 'done'."
+    "Orders: 'move BLOCK HEX... [LEADER]'; 'rail BLOCK HEX [LEADER]'; 'fly', 'attack', "
+    "'react', 'recon', 'retreat' or 'blitz' BLOCK HEX; 'ship BLOCK HEX|south_africa'; "
+    "'sail BLOCK PLACE'; 'fight HEX'; "
+    "'hit', 'repair', 'reserve', 'activate' or 'disband' BLOCK; 'fuel BLOCK HQ'; 'rebuild BLOCK [HEX]'; "
+    "'stay'; "
+    "'standing TOPIC CHOICE' (hits, retreat, react, charge, warfare, aim, naval); 'done'."
 )
 #: the Strategic Map box a British unit stops in on its way from the UK (L1191-1196)
 SOUTH_AFRICA = "south_africa"
@@ -208,6 +239,7 @@ STANDING = {
     "charge": ("declare", "hold"),
     "warfare": ("yellow", "red", "blue", "white", "oil"),
     "aim": ("engine", "ask"),
+    "naval": ("engine", "ask"),
 }
 #: the standing orders only one side gives (7.1: the Allied player chooses the colours)
 STANDING_SIDE = {"warfare": "allied"}
@@ -237,9 +269,14 @@ def parse_order(text: str) -> Order:
         _count(verb, args, 0, "nothing after it")
         return Done() if verb == "done" else Stay()
     if verb == "move":
+        by = args.pop().lower() if len(args) > 2 and args[-1].isalpha() else None
         if len(args) < 2:
             raise _refuse("'move' needs a block and at least one hex.")
-        return Move(block=args[0], path=[_hex(w) for w in args[1:]])
+        return Move(block=args[0], path=[_hex(w) for w in args[1:]], by=by)
+    if verb == "rail":
+        if len(args) not in (2, 3):
+            raise _refuse("'rail' takes a block, one hex and, to pay with an AP, the leader or HQ.")
+        return Rail(block=args[0], to=_hex(args[1]), by=args[2] if len(args) == 3 else None)
     if verb == "ship":
         _count(verb, args, 2, "a block and a port hex (or south_africa)")
         to = args[1].lower()
@@ -247,13 +284,16 @@ def parse_order(text: str) -> Order:
     if verb == "sail":
         _count(verb, args, 2, "a naval block and a place (a port hex, a convoy box, sea or a fleet at sea)")
         return Sail(block=args[0], to=args[1].lower())
-    if verb in ("rail", "fly", "attack", "react", "recon", "retreat", "blitz"):
+    if verb in ("fly", "attack", "react", "recon", "retreat", "blitz"):
         _count(verb, args, 2, "a block and one hex")
         return ORDERS[verb](block=args[0], to=_hex(args[1]))
     if verb == "fight":
         _count(verb, args, 1, "one hex")
         return Fight(hex=_hex(args[0]))
-    if verb in ("hit", "repair", "disband", "reserve"):
+    if verb == "fuel":
+        _count(verb, args, 2, "a block and the HQ or Supreme Leader fuelling it")
+        return Fuel(block=args[0], hq=args[1])
+    if verb in ("hit", "repair", "disband", "reserve", "activate"):
         _count(verb, args, 1, "one block")
         return ORDERS[verb](block=args[0])
     if verb == "rebuild":
@@ -268,7 +308,8 @@ def parse_order(text: str) -> Order:
                 "BIA 7.0",
                 "A standing order is 'hits engine', 'hits ask', 'retreat stay', 'retreat ask', "
                 "'react pass', 'react ask', 'charge declare', 'charge hold', 'aim engine', "
-                "'aim ask' or 'warfare' with yellow, red, blue, white or oil."
+                "'aim ask', 'naval engine', 'naval ask' or 'warfare' with yellow, red, blue, "
+                "white or oil."
             )
         return Standing(topic=topic, value=value)
     raise _refuse(f"{excerpt(words[0])} is not an order of this game.")

@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -467,6 +467,92 @@ class Victory(BaseModel):
     text: str
 
 
+class _Special(BaseModel):
+    """A scenario special rule (Scenario Booklet, data pack; RULINGS D10-D16): ``text``
+    is the sentence players read, the other fields what the engine enforces."""
+
+    model_config = _strict()
+
+    text: str
+
+
+class NoEntry(_Special):
+    """Units of ``powers`` may not enter a hex of ``countries`` (by any move, rail, sea
+    transport, air move or air attack), on turns before ``before_turn`` when given."""
+
+    kind: Literal["no_entry"]
+    powers: list[str]
+    countries: list[str]
+    before_turn: int | None = None
+
+
+class Confine(_Special):
+    """Units of ``powers`` may not enter a hex outside ``countries``."""
+
+    kind: Literal["confine"]
+    powers: list[str]
+    countries: list[str]
+
+
+class InPlay(_Special):
+    """Only hexes of ``countries`` are in play: no unit enters any other hex."""
+
+    kind: Literal["in_play"]
+    countries: list[str]
+
+
+class AirRoute(_Special):
+    """Air units of ``powers`` enter a hex of ``countries`` from outside them only by
+    taking off from a hex of ``via``."""
+
+    kind: Literal["air_route"]
+    powers: list[str]
+    countries: list[str]
+    via: list[str]
+
+
+class LocalityRule(_Special):
+    """The locality of ``hex`` (named ``place``) in this scenario, the side holding it at
+    the start, and what it becomes when captured when that differs from the table."""
+
+    kind: Literal["locality"]
+    hex: str
+    place: str
+    locality: Locality
+    held_by: Side
+    when_captured: Locality | None = None
+
+
+class ControlRule(_Special):
+    """``countries`` are controlled by ``side`` from the start."""
+
+    kind: Literal["control"]
+    countries: list[str]
+    side: Side
+
+
+class DieppeFrom(_Special):
+    """The Dieppe Raid bonus (7.3.2, L1200-1206) is in force from ``turn``."""
+
+    kind: Literal["dieppe_from"]
+    turn: int
+
+
+class ExampleFrom(_Special):
+    """A worked example of the rulebook (``lines``) on ``turn`` starts from this set-up:
+    a note for players, nothing to enforce."""
+
+    kind: Literal["example"]
+    turn: int
+    lines: str
+
+
+SpecialRule = Annotated[
+    NoEntry | Confine | InPlay | AirRoute | LocalityRule | ControlRule | DieppeFrom | ExampleFrom,
+    Field(discriminator="kind"),
+]
+
+
 class Scenario(BaseModel):
     model_config = _strict()
 
@@ -490,7 +576,7 @@ class Scenario(BaseModel):
     reinforcements: list[Reinforcement] = []
     removals: list[Removal] = []
     fleets: list[Fleet] = []
-    special_rules: list[str] = []
+    special_rules: list[SpecialRule] = []
     victory: Victory
 
 
@@ -1637,6 +1723,99 @@ class _Checker:
                 self.land_scenario(i, s)
             else:
                 self.naval_scenario(i, s)
+            self.special_rules(i, s)
+
+    def special_rules(self, i: int, s: Scenario) -> None:
+        """Every reference of a scenario's special rules exists (powers, countries, hexes,
+        turns within the scenario), and a rule carried by other data agrees with it:
+        Tobruk's type (``tobruk``, D6), the hex's side at the start, the countries'
+        control, the Dieppe Raid's turn (D9); a confinement or ban is not broken by the
+        set-up or the reinforcements (RULINGS D10-D16)."""
+        p = self.p
+
+        def add(k: int, msg: str, key: str = "text") -> None:
+            self.sc.add(
+                f"{s.id} special rule {k + 1}: {msg}", "scenarios", i, "special_rules", k, key
+            )
+
+        def country(h: str) -> str | None:
+            return p.hexes[h].country if h in p.hexes else None
+
+        def holder(h: str) -> str | None:
+            sides = {pl.side for pl in s.setup if pl.hex == h}
+            if len(sides) == 1:
+                return next(iter(sides))
+            return s.hex_control.get(h, s.control.get(country(h) or ""))
+
+        placed = [(pl.unit, pl.hex) for pl in s.setup]
+        placed += [(r.unit, r.at) for r in s.reinforcements if not r.at.startswith("box:")]
+        for k, r in enumerate(s.special_rules):
+            for power in getattr(r, "powers", []):
+                if power not in p.units.powers:
+                    add(k, f"unknown power {power!r}", "powers")
+            for c in [*getattr(r, "countries", []), *getattr(r, "via", [])]:
+                if c not in p.map.countries:
+                    add(k, f"unknown country {c!r}", "countries")
+            powers = set(getattr(r, "powers", []))
+            mine = [(u, h) for u, h in placed if u in p.blocks and p.blocks[u].power in powers]
+            if isinstance(r, NoEntry):
+                if r.before_turn is not None and not s.first_turn < r.before_turn <= s.last_turn:
+                    add(k, f"turn {r.before_turn} is not within turns {s.first_turn + 1}-"
+                        f"{s.last_turn}, so the ban is always or never in force", "before_turn")  # fmt: skip
+                for u, h in mine:
+                    if country(h) in r.countries:
+                        add(k, f"{p.blocks[u].name} stands in {country(h)}, where it may not enter")
+            elif isinstance(r, Confine):
+                for u, h in mine:
+                    if country(h) not in r.countries:
+                        add(
+                            k, f"{p.blocks[u].name} stands in {country(h)}, outside its confinement"
+                        )
+            elif isinstance(r, InPlay):
+                for u, h in placed:
+                    if country(h) not in r.countries:
+                        who = p.blocks[u].name if u in p.blocks else u
+                        add(k, f"{who} stands in {country(h)}, which is not in play")
+                for rule in s.victory.rules:
+                    for h in (*rule.all, *rule.any, *rule.of):
+                        if country(h) not in r.countries:
+                            add(k, f"victory names {h}, in {country(h)}, which is not in play")
+            elif isinstance(r, AirRoute):
+                if not any(p.blocks[u].kind in AIR_KINDS for u, _ in mine):
+                    add(k, "no air unit of these powers is in the scenario", "powers")
+                fields = [
+                    h.id for h in p.map.hexes
+                    if h.country in r.via and h.locality
+                    and p.tables.localities[h.locality].airfield
+                ]  # fmt: skip
+                if not fields:
+                    add(k, f"{', '.join(r.via)} has no airfield to fly through", "via")
+            elif isinstance(r, LocalityRule):
+                h = p.hexes.get(r.hex)
+                if h is None or h.name != r.place or h.locality is None:
+                    add(k, f"{r.hex} is not the locality {r.place} on the map", "hex")
+                    continue
+                now = s.tobruk if r.place == "Tobruk" and s.tobruk else h.locality
+                if now != r.locality:
+                    add(k, f"{r.place} is a {now} in this scenario's data, not a {r.locality}",
+                        "locality")  # fmt: skip
+                if holder(r.hex) != r.held_by:
+                    add(k, f"{r.place} is held by the {holder(r.hex)} at the start, not the "
+                        f"{r.held_by}", "held_by")  # fmt: skip
+            elif isinstance(r, ControlRule):
+                for c in r.countries:
+                    if s.control.get(c) != r.side or c in s.neutral:
+                        add(k, f"{c} is {s.control.get(c) or 'nobody'}'s at the start"
+                            f"{' and neutral' if c in s.neutral else ''}, not the {r.side}'s",
+                            "countries")  # fmt: skip
+            elif isinstance(r, DieppeFrom):
+                if r.turn != p.strategic.dieppe_raid_turn + 1:
+                    add(k, f"the Dieppe Raid bonus applies from turn "
+                        f"{p.strategic.dieppe_raid_turn + 1} (7.3.2, L1200-1206; D9)", "turn")  # fmt: skip
+                if r.turn > s.last_turn:
+                    add(k, "the bonus would never be in force in the scenario", "turn")
+            elif isinstance(r, ExampleFrom) and not s.first_turn <= r.turn <= s.last_turn:
+                add(k, f"turn {r.turn} is outside the scenario", "turn")
 
     def land_scenario(self, i: int, s: Scenario) -> None:
         here = ("scenarios", i)

@@ -1,18 +1,22 @@
 """Air Reconnaissance (advanced rules 12.0, L2280-2343, L2396-2417), played with the
 set-up option ``advanced``.
 
-In the Movement Phase an air HQ of the phasing side makes as many recon attempts as it
-has steps (its action points), a minor power's Supreme HQ one (L2311-2314). The first
-attempt activates the HQ: it is laid face up for all to see and, at the end of the Blitz
-Phase, loses a step and stands up again, a 1-step HQ being used up (AR 11.4, L2271-2278;
-RULINGS B47). A target hex lies within 5/10/15 hexes of the HQ by the TECH of its nation's
+In the Movement Phase an air HQ of the phasing side makes a recon attempt for each of
+its action points, which its fuel actions share, a minor power's Supreme HQ one
+(L2311-2314; RULINGS B73). The first attempt activates the HQ if it may be activated in
+this phase (:mod:`engine.games.bia.fuel`): it is laid face up for all to see and, at the
+end of the Blitz Phase, loses a step and stands up again, a 1-step HQ being used up (AR
+11.4, L2271-2278; RULINGS B47). A target hex lies within 5/10/15 hexes of the HQ by the TECH of its nation's
 fighters (L2305-2310). The enemy units there fire their AA, and the city its own: any
 hit stops the attempt (the interdiction; its dice are the defender's to see, the
 attacker learns only the outcome). Otherwise the recon die succeeds on 1-4 after the
 modifiers (L2317-2330); a clear hex in Africa or the Middle East needs no roll (L2331-
 2334). A success turns every enemy unit in the hex face up until the Final Supply Check
 (L2416-2417), where :func:`engine.games.bia.turn.final_supply_phase` stands them up, and
-spares the attacker the first-round Malus there (L2290-2297, :mod:`air_combat`).
+spares the attacker the first-round Malus there (L2290-2297, :mod:`air_combat`). An
+attempt that reveals nothing, negated by the AA or failed on the die, leaves its marker
+on the hex for every reader until the same check (``state.recon_failed``; RULINGS B83):
+the hex was declared aloud (L2314) and both read the outcome, never the AA dice.
 
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
 """
@@ -20,7 +24,7 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 from __future__ import annotations
 
 from engine.core.events import Event, private
-from engine.games.bia import air_combat, combat
+from engine.games.bia import air_combat, combat, fuel
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.orders import Recon
@@ -32,9 +36,10 @@ RECON_HQS = ("air_hq", "strategic_air_hq", "minor_shq")
 
 
 def attempts(board: Board, b: BlockState) -> int:
-    """An HQ's recon attempts in a Movement Phase: its AP (its strength) for an air HQ,
-    one for a minor power's Supreme HQ (12.0 Procedure 1, L2311-2314)."""
-    return 1 if board.block(b.id).kind == "minor_shq" else combat.value(board, b)
+    """An HQ's recon attempts in a Movement Phase before it is activated: its AP (its
+    strength, halved out of supply, AR 11.10) for an air HQ, one for a minor power's
+    Supreme HQ (12.0 Procedure 1, L2311-2314). Recon and fuel share the AP (RULINGS B73)."""
+    return 1 if board.block(b.id).kind == "minor_shq" else fuel.activation_ap(board, b)
 
 
 def recon_range(board: Board, state: State, b: BlockState) -> int:
@@ -86,12 +91,17 @@ def check_recon(ctx: Ctx, order: Recon) -> BlockState:
     if s.phase != "movement":
         raise refuse("BIA 12.0", "Recon attempts are made in the Movement Phase.")
     hq = _own_hq(ctx, order.block)
-    left = s.hq_active.get(hq.id, attempts(board, hq))
-    if left <= 0:
+    if hq.id not in s.hq_active:
+        why = fuel.why_not_activate(ctx, hq)
+        if why:
+            raise refuse("BIA 11.3", f"{why}: it makes no recon until it is active.")
+    if fuel.ap_left(ctx, hq) <= 0 or "recon" in s.hq_done.get(hq.id, []) and (
+        board.block(hq.id).kind == "minor_shq"
+    ):
         raise refuse(
             "BIA 12.0",
-            f"{ctx.name(hq)} has made all its recon attempts this turn "
-            f"({attempts(board, hq)}, one per action point).",
+            f"{ctx.name(hq)} has made all its recon attempts this turn: one per action "
+            "point, its fuel and recon together (one for a minor Supreme HQ; RULINGS B73).",
         )
     reach = recon_range(board, s, hq)
     if distance(hq.at, order.to) > reach:
@@ -103,24 +113,20 @@ def check_recon(ctx: Ctx, order: Recon) -> BlockState:
     return hq
 
 
+def activate(ctx: Ctx, hq: BlockState) -> None:
+    """Activate an HQ if it is not yet: :func:`engine.games.bia.fuel.activate` (AR 11.3,
+    11.10), face up with its AP, which ``state.hq_active`` counts down as it acts."""
+    fuel.activate(ctx, hq)
+
+
 def apply_recon(ctx: Ctx, order: Recon) -> None:
     s, board = ctx.state, ctx.board
     hq = check_recon(ctx, order)
     h = order.to
-    if hq.id not in s.hq_active:
-        s.hq_active[hq.id] = attempts(board, hq)
-        hq.revealed = True
-        ctx.events.append(
-            Event(
-                "reveal",
-                f"{combat.name(board, hq)} is activated and laid face up at "
-                f"{ctx.where(hq.at)} ({combat.value(board, hq)} AP).",
-                {"hex": hq.at, "tokens": [hq.token]},
-                reveals=True,
-            )
-        )
-    s.hq_active[hq.id] -= 1
+    fuel.activate(ctx, hq)
+    fuel.spend(ctx, hq, "recon")
     if _interdicted(ctx, hq, h):
+        s.recon_failed[h] = "negated"  # the attempt stays on the map for all (B83)
         return
     plus = die_modifier(board, s, hq, h)
     if plus is None:
@@ -132,12 +138,14 @@ def apply_recon(ctx: Ctx, order: Recon) -> None:
             ctx.events.append(
                 Event("recon", f"Recon of {ctx.where(h)}: {said}, it fails.", {"hex": h})
             )
+            s.recon_failed[h] = "failed"
             return
     foes = sorted((x for x in s.at_hex(h) if x.side != hq.side), key=lambda x: x.token)
     for x in foes:
         x.revealed = True
     if h not in s.reconned:
         s.reconned.append(h)
+    s.recon_failed.pop(h, None)  # a success there replaces an earlier failure's marker
     shown = ", ".join(
         f"{board.block(x.id).name} ({x.token}, {combat.value(board, x)})" for x in foes
     )
@@ -196,7 +204,11 @@ def recon_orders(ctx: Ctx) -> list[Recon]:
     for hq in sorted(s.on_map(s.player), key=lambda b: b.id):
         if board.block(hq.id).kind not in RECON_HQS:
             continue
-        if s.hq_active.get(hq.id, attempts(board, hq)) <= 0:
+        if hq.id not in s.hq_active and fuel.why_not_activate(ctx, hq):
+            continue
+        if fuel.ap_left(ctx, hq) <= 0 or "recon" in s.hq_done.get(hq.id, []) and (
+            board.block(hq.id).kind == "minor_shq"
+        ):
             continue
         reach = recon_range(board, s, hq)
         out += [Recon(block=hq.id, to=h) for h in foes if distance(hq.at, h) <= reach]
@@ -204,29 +216,5 @@ def recon_orders(ctx: Ctx) -> list[Recon]:
 
 
 def deactivate(ctx: Ctx) -> None:
-    """AR 11.4 (L2271-2278): at the end of the Blitz Phase each activated HQ loses a step
-    and stands up again, hidden; an HQ activated on its last step is used up and leaves
-    the map (it may be rebuilt)."""
-    s, board = ctx.state, ctx.board
-    for i in sorted(s.hq_active):
-        hq = s.blocks[i]
-        if hq.where != "map":
-            continue
-        if hq.steps > 1:
-            hq.steps -= 1
-            fought = hq.at in set(s.attacked.values())
-            hq.revealed = hq.revealed and fought
-            ctx.events.append(
-                private(
-                    "deactivate",
-                    f"{ctx.name(hq)} is deactivated: it loses a step (now {combat.value(board, hq)}).",
-                    (hq.side,),
-                    f"{hq.token} is deactivated and stands up again.",
-                )
-            )
-        else:
-            hq.where, hq.at, hq.revealed = "dead", None, False
-            ctx.events.append(
-                Event("deactivate", f"{combat.name(board, hq)} is used up and leaves the map.")
-            )
-    s.hq_active = {}
+    """AR 11.4: :func:`engine.games.bia.fuel.deactivate`."""
+    fuel.deactivate(ctx)

@@ -63,7 +63,13 @@ class BlocksInAfrika:
 
     def scenarios(self) -> list[Scenario]:
         return [
-            Scenario(id=s.id, title=s.name, description=f"{s.dates}. {s.victory.text}")
+            Scenario(
+                id=s.id,
+                title=s.name,
+                description=" ".join(
+                    [f"{s.dates}.", s.victory.text, *(r.text for r in s.special_rules)]
+                ),
+            )
             for s in self.board.pack.scenarios.scenarios
         ]
 
@@ -95,7 +101,8 @@ class BlocksInAfrika:
         """The order a random player gives among ``orders`` (``umpire fuzz``): standing
         orders are offered at every decision and a random player disbanding at will would
         empty the map, so both come seldom; battles (a move onto the enemy, a fight, a
-        blitz, an air attack, a retreat or a hit) half the time they are offered; ``done``
+        blitz, an air attack, a retreat or a hit) and the fuel an attack needs under the
+        advanced rules (AR 11.10) half the time they are offered; ``done``
         now and then, as for every game."""
         finish = [o for o in orders if o.verb == "done"]
         if finish and rng.random() < 0.12:
@@ -111,7 +118,7 @@ class BlocksInAfrika:
         foes = {b.at for b in state.on_map() if b.side != self.prompt(state).role}
         bold = [
             o for o in common
-            if o.verb in ("fight", "blitz", "attack", "retreat", "hit")
+            if o.verb in ("fight", "blitz", "attack", "retreat", "hit", "fuel")
             or (o.verb == "move" and o.path[-1] in foes)
         ]  # fmt: skip
         if bold and rng.random() < 0.5:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import private
-from engine.games.bia import combat, hq, recon
+from engine.games.bia import combat, hq, recon, special
 from engine.games.bia.board import enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.movement import _check_stacking, is_ground
@@ -107,6 +107,8 @@ def check_ship(ctx: Ctx, order: Ship) -> tuple[BlockState, bool, bool]:
             f"{ctx.where(to)} is not a friendly port: your side must control it and no "
             "enemy unit may be in it (L1377-1378).",
         )
+    if to != SOUTH_AFRICA:  # the scenario's special rules (D10-D14)
+        special.check_entry(ctx, b, to, b.at if b.where == "map" else None)
     mdr, srm = True, False
     if b.where == "map":
         here = b.at
@@ -136,7 +138,7 @@ def check_ship(ctx: Ctx, order: Ship) -> tuple[BlockState, bool, bool]:
         srm = True
     elif b.at == "london":
         io = indian_ocean_ports(ctx)
-        dieppe = s.turn > board.pack.strategic.dieppe_raid_turn
+        dieppe = special.dieppe_in_force(board, s)
         if to != SOUTH_AFRICA and not (dieppe and to in io):
             raise refuse(
                 RULE,

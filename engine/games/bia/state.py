@@ -111,8 +111,9 @@ class State:
     #: Italian and German air units in their home box that may fly to Africa in this
     #: Production Phase: built a turn or more before (L1110-1111)
     air_due: list[str] = field(default_factory=list)
-    #: air HQ -> recon attempts it has left this Movement Phase; an HQ listed here is
-    #: activated (face up) until the end of the Blitz Phase (AR 11.4, 12.0)
+    #: on-map HQ -> action points it has left; an HQ listed here is activated (face up)
+    #: until the end of the Blitz Phase, or of the Exploitation Phase it was activated in
+    #: (AR 11.2-11.4, 11.10; engine.games.bia.fuel); recon and fuel spend from it alike
     hq_active: dict[str, int] = field(default_factory=dict)
     #: hexes an air recon revealed this turn (AR 12.0: no Malus for the attacker there)
     reconned: list[str] = field(default_factory=list)
@@ -132,6 +133,15 @@ class State:
     #: the phasing side's blocks in Reserve Mode (AR 16.0, Motorization): they stay put in
     #: the Movement Phase and move in the Exploitation Phase; public (the black barrel)
     reserve: list[str] = field(default_factory=list)
+    #: activated HQ -> the kinds of action it took since its activation (a minor power's
+    #: Supreme HQ takes one of each, L1940-1951, and one recon attempt, L2311-2314)
+    hq_done: dict[str, list[str]] = field(default_factory=dict)
+    #: unit -> the HQ (block id) or Supreme Leader that fuelled it for the phases its
+    #: activation lasts (AR 11.0, 11.10); its owner's to read (RULINGS B75)
+    fuelled: dict[str, str] = field(default_factory=dict)
+    #: hex -> ``failed`` (the recon die) or ``negated`` (the AA interdiction): the recon
+    #: attempts of this turn that revealed nothing there, public (AR 12.0; RULINGS B83)
+    recon_failed: dict[str, str] = field(default_factory=dict)
 
     def clone(self) -> State:
         return State(
@@ -147,7 +157,8 @@ class State:
             list(self.air_due), dict(self.hq_active), list(self.reconned),
             dict(self.shipped), list(self.srm_used),
             {k: list(v) for k, v in self.leader_ap.items()}, copy.deepcopy(self.naval),
-            list(self.reserve),
+            list(self.reserve), {k: list(v) for k, v in self.hq_done.items()},
+            dict(self.fuelled), dict(self.recon_failed),
         )  # fmt: skip
 
     def on_map(self, side: str | None = None) -> list[BlockState]:
@@ -202,6 +213,9 @@ class State:
             "leader_ap": self.leader_ap,
             "naval": self.naval,
             "reserve": self.reserve,
+            "hq_done": self.hq_done,
+            "fuelled": self.fuelled,
+            "recon_failed": self.recon_failed,
         }
 
     @classmethod
@@ -223,4 +237,6 @@ class State:
             dict(d.get("shipped", {})), list(d.get("srm_used", [])),
             {k: list(v) for k, v in d.get("leader_ap", {}).items()},
             copy.deepcopy(d.get("naval", {})), list(d.get("reserve", [])),
+            {k: list(v) for k, v in d.get("hq_done", {}).items()}, dict(d.get("fuelled", {})),
+            dict(d.get("recon_failed", {})),
         )  # fmt: skip

@@ -24,6 +24,7 @@ from engine.games.bia import (
     blitz,
     combat,
     fleet,
+    fuel,
     hq,
     ledger,
     movement,
@@ -41,12 +42,14 @@ from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.orders import (
     STANDING,
     STANDING_SIDE,
+    Activate,
     Attack,
     Blitz,
     Disband,
     Done,
     Fight,
     Fly,
+    Fuel,
     Hit,
     Move,
     Rail,
@@ -93,7 +96,8 @@ def next_phase(ctx: Ctx) -> None:
         s.air_due = []
     elif s.phase == "blitz":
         air.rebase_all(ctx)  # 7.8.1 (L1880-1886)
-        recon.deactivate(ctx)  # AR 11.4 (L2271-2278)
+        fuel.deactivate(ctx)  # AR 11.4 (L2158-2178, L2271-2278): the HQs and their fuel
+        fleet.deactivate(ctx)  # the Navy HQs likewise (17.0 L2544; RULINGS B87)
     i = PHASES.index(s.phase)
     if i + 1 < len(PHASES):
         s.phase = PHASES[i + 1]
@@ -110,6 +114,7 @@ def next_phase(ctx: Ctx) -> None:
         elif s.phase == "exploitation":
             movement.start_exploitation(ctx)
         return
+    fuel.deactivate(ctx)  # the HQs activated again to exploit (AR 11.4, L2161-2163)
     s.battles, s.barred, s.attacked, s.entered_from, s.blitzed = [], [], {}, {}, {}
     s.reserve = []  # Reserve Mode by Motorization ends with the exploitation (AR 16.0)
     if s.player == AXIS:
@@ -143,15 +148,17 @@ def waits(ctx: Ctx) -> bool:
     s = ctx.state
     if s.phase == "movement":
         return True
-    if fleet.is_naval(ctx.board, s):  # only fleets, which move in Movement (17.0)
-        return False
+    if fleet.is_naval(ctx.board, s):  # only fleets, which move in Movement (17.0), and
+        return s.phase == "srm" and bool(fleet.activate_orders(ctx))  # Navy HQs (B87)
     if s.phase == "reaction":
         asks = combat.standing(s, enemy(s.player), "react") == "ask"
-        return asks and bool(air.react_orders(ctx))
+        if not asks or not air.react_orders(ctx, fuelled_only=False):
+            return False  # below: an air unit fuelled, or an HQ to fuel it (AR 11.10)
+        return bool(air.react_orders(ctx)) or bool(fuel.fuel_orders(ctx))
     if s.phase == "production":
         return bool(spending.orders(ctx)) or bool(air.arrival_orders(ctx))
     if s.phase == "srm":
-        return bool(srm.rail_orders(ctx))
+        return bool(srm.rail_orders(ctx)) or bool(fuel.activate_orders(ctx))
     if s.phase == "combat":
         return combat.advance(ctx, auto_start=True)
     if s.phase == "blitz":  # blitz battles are fought when ordered (L1871-1874)
@@ -198,8 +205,12 @@ def prompt(ctx: Ctx) -> Prompt:
     if s.phase == "reaction":
         text = (f"{head}: react with air units to the battles ('react BLOCK HEX'): "
                 f"{', '.join(s.battles)}; then 'done'.")  # fmt: skip
-        return Prompt(role=enemy(s.player), kind="reaction", verbs=["react", "done", "standing"],
-                      text=text, **base)  # fmt: skip
+        verbs = ["react", "done", "standing"]
+        if fuel.playing(s):  # reacting air units need fuel (AR 11.10; Appendix L2461-2465)
+            verbs[1:1] = ["activate", "fuel"]
+            text = text.replace("; then", "; fuelled first by an air HQ activated in place "
+                                "('activate HQ', 'fuel BLOCK HQ'); then")  # fmt: skip
+        return Prompt(role=enemy(s.player), kind="reaction", verbs=verbs, text=text, **base)
     verbs = {
         "production": (["repair", "rebuild", "disband", "fly", "done", "standing"], "repair ('repair BLOCK') or rebuild ('rebuild BLOCK [HEX]') blocks, fly air units in from home ('fly BLOCK HEX'), then disband ('disband BLOCK') if you wish, then 'done'"),
         "srm": (["rail", "done", "standing"], "move a unit by rail ('rail BLOCK HEX'), then 'done'"),
@@ -209,11 +220,19 @@ def prompt(ctx: Ctx) -> Prompt:
         "exploitation": (["move", "done", "standing"], "exploit with armour ('move BLOCK HEX...'), then 'done'"),
     }[s.phase]  # fmt: skip
     words, text = verbs
+    if s.phase == "srm" and s.options.get("advanced"):  # an SRM for an AP (7.4, L1279-1280)
+        text = text.replace("), then", "; for a leader's AP 'rail BLOCK HEX LEADER'), then")
+        words.insert(words.index("done"), "activate")  # strategic HQs (AR 11.3)
+        text = text.replace("), then", "; activate a strategic HQ 'activate HQ'), then")
     if s.phase == "movement" and s.options.get("advanced"):  # air recon (AR 12.0)
         words = [*words[:3], "recon", *words[3:]]
         text = text.replace("), then", "; air HQs 'recon HQ HEX'), then")
         words.insert(words.index("done"), "reserve")  # Reserve Mode (AR 16.0)
         text = text.replace("), then", "; Reserve Mode 'reserve BLOCK'), then")
+        text = text.replace("), then", "; an unsupplied unit for a leader's AP "
+                            "'move BLOCK HEX... LEADER'), then")  # fmt: skip
+    if s.phase in ("movement", "exploitation") and fuel.playing(s):  # AR 11.0-11.10
+        return fuel.prompt(ctx, head, words, text, base)
     return Prompt(role=s.player, kind=s.phase, verbs=words, text=f"{head}: {text}.", **base)
 
 
@@ -234,11 +253,11 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
         out = [Retreat(block=b.id, to=n) for b, n in combat.retreats(ctx, role)]
         out.append(Stay())
     elif s.phase == "reaction":
-        out = [*air.react_orders(ctx), Done()]
+        out = [*air.react_orders(ctx), *fuel.activate_orders(ctx), *fuel.fuel_orders(ctx), Done()]
     elif s.phase == "production":
         out = [*spending.orders(ctx), *air.arrival_orders(ctx), Done()]
     elif s.phase == "srm":
-        out = [*srm.rail_orders(ctx), Done()]
+        out = [*srm.rail_orders(ctx), *fuel.activate_orders(ctx), Done()]
     elif s.phase in ("movement", "exploitation"):
         for b in sorted(s.on_map(role), key=lambda b: b.id):
             out.extend(movement.destinations(ctx, b))
@@ -248,6 +267,9 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
             out.extend(recon.recon_orders(ctx))
             out.extend(sea.ship_orders(ctx))
             out.extend(hq.reserve_orders(ctx))
+            out.extend(hq.oos_move_orders(ctx))
+        out.extend(fuel.activate_orders(ctx))  # AR 11.3-11.10
+        out.extend(fuel.fuel_orders(ctx))
         out.append(Done())
     elif s.phase == "combat":
         out = [Fight(hex=h) for h in s.battles]
@@ -260,6 +282,7 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
         for topic, values in STANDING.items()
         for v in values
         if v != combat.standing(s, role, topic) and STANDING_SIDE.get(topic, role) == role
+        and topic != "naval"  # the naval scenarios' (fleet.legal)
     ]
     done = [o for o in out if isinstance(o, Done)]
     return standing + [o for o in out if not isinstance(o, Done)] + done
@@ -272,6 +295,9 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
     """Apply one order the prompt admits (check_turn ran before)."""
     s = ctx.state
     if isinstance(order, Standing):
+        if order.topic == "naval" and not fleet.is_naval(ctx.board, s):
+            raise refuse("BIA 17.0", "The standing order 'naval' serves the naval scenarios "
+                         "(BIA7-BIA10) only; this game has no sea battles.")  # fmt: skip
         if STANDING_SIDE.get(order.topic, role) != role:
             raise refuse(
                 "BIA 7.1", "The Allied player chooses the colours Strategic Warfare takes."
@@ -295,13 +321,17 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
     purchase = _PURCHASES.get(type(order))
     if moving is not None:
         moving(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, order.to)  # type: ignore[attr-defined]
+        rest = order.to  # type: ignore[attr-defined]
+        if isinstance(order, Rail):
+            rest += srm.shown_payer(ctx, order)  # who paid is read by all (B60, B80)
+        _keep_order_private(ctx, role, order, order.block, rest)  # type: ignore[attr-defined]
     elif purchase is not None:
         purchase(ctx, order)
         ctx.events.insert(0, private(ORDER, order.text(), (role,)))  # purchases are private
     elif isinstance(order, Move):
         movement.apply_move(ctx, order)
-        _keep_order_private(ctx, role, order, order.block, " ".join(order.path))
+        by = [order.by] if order.by else []  # a Supreme Leader's AP is read by all (B60, B81)
+        _keep_order_private(ctx, role, order, order.block, " ".join([*order.path, *by]))
     elif isinstance(order, Reserve):
         hq.apply_reserve(ctx, order)
         token = (s.blocks.get(order.block) or s.by_token(order.block.upper())).token
@@ -314,6 +344,19 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
             raise refuse("BIA 7.7", f"There is no battle to fight at {order.hex}.",
                          f"Battles to fight: {', '.join(s.battles) or 'none'}.")  # fmt: skip
         combat.start(ctx, order.hex)
+    elif isinstance(order, Activate) and not fleet.is_naval(ctx.board, s):
+        fuel.apply_activate(ctx, order)  # an HQ on the map (AR 11.3; the HQ turns face up)
+        b = s.blocks.get(order.block) or s.by_token(order.block.upper())
+        ctx.events.insert(0, private(ORDER, order.text(), (role,), f"activate {b.token}"))
+    elif isinstance(order, Fuel):
+        fuel.apply_fuel(ctx, order)  # the others never read which unit (RULINGS B75)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,), fuel.shown(ctx, order)))
+    elif isinstance(order, Activate) and fleet.is_naval(ctx.board, s):
+        fleet.apply_activate(ctx, role, order.block)  # a Navy HQ (17.0; RULINGS B87)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,), fleet.shown(ctx, order)))
+    elif isinstance(order, Hit) and fleet.is_naval(ctx.board, s):
+        fleet.apply_hit(ctx, role, order.block)  # where a sea battle's hit falls (B85)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,), fleet.shown(ctx, order)))
     elif isinstance(order, Hit):
         tied = combat.tied(ctx.board, s)
         b = _named(ctx, order.block, tied)
@@ -483,6 +526,7 @@ def final_supply_phase(ctx: Ctx) -> None:
     for b in s.blocks.values():
         b.revealed = False
     s.reconned = []  # a recon serves the battles of the turn it was made in (12.0)
+    s.recon_failed = {}  # and the markers of the attempts that failed go with it (B83)
 
 
 def victory_phase(ctx: Ctx) -> None:

@@ -5,8 +5,11 @@ is the white barrel (out of supply, 7.2). Its identity, type and strength are it
 owner's alone, unless a battle or a recon has turned it face up (then both sides see it
 until the Final Supply Check, L2416-2417). The public view is what both sides see.
 So are a block's Reserve Mode (the black barrel, AR 16.0; RULINGS B62) and the hexes a
-recon revealed this turn (AR 12.0; RULINGS B47). A Supreme Leader's AP left (advanced
+recon revealed this turn (AR 12.0; RULINGS B47), and those where an attempt revealed
+nothing (B83). A Supreme Leader's AP left (advanced
 rules, L1994-2004; RULINGS B60) are its own side's to read, as the PP are (RULINGS F2).
+An activated HQ lies face up with its AP for all (AR 11.3); which units are fuelled is
+their owner's to read (AR 11.0-11.10; RULINGS B75).
 """
 
 from __future__ import annotations
@@ -33,6 +36,10 @@ class BlockView(BaseModel):
     revealed: bool = False
     #: in Reserve Mode: the black barrel, public (AR 16.0, L2418-2446; RULINGS B62)
     reserve: bool = False
+    #: an activated HQ, face up with its action points left (AR 11.3; public)
+    active_ap: int | None = None
+    #: fuelled for this phase (AR 11.0-11.10): its owner's to read only (RULINGS B75)
+    fuelled: bool = False
     id: str | None = None
     name: str | None = None
     kind: str | None = None
@@ -54,6 +61,9 @@ class BiaView(BaseModel):
     pp: dict[str, dict[str, int]] = {}
     #: hexes a recon revealed this turn, public (AR 12.0; RULINGS B47)
     reconned: list[str] = []
+    #: hex -> ``failed`` or ``negated``: this turn's recon attempts that revealed nothing
+    #: there, public like the attempt itself (AR 12.0, L2314-2320; RULINGS B83)
+    recon_failed: dict[str, str] = {}
     #: Supreme Leader -> AP left this turn, for the viewer's own side's leaders only and
     #: only under the advanced rules (L1994-2004; RULINGS B60)
     leader_ap: dict[str, int] = {}
@@ -78,6 +88,8 @@ def block_view(board: Board, state: State, b: BlockState, viewer: str | None) ->
         oos=b.oos,
         revealed=b.revealed,
         reserve=b.id in state.reserve,
+        active_ap=state.hq_active.get(b.id),
+        fuelled=b.id in state.fuelled and viewer in (EVERYONE, b.side),
     )
     if sees_face(state, b, viewer):
         out.id, out.name, out.kind, out.steps = b.id, block.name, block.kind, b.steps
@@ -107,6 +119,7 @@ def view(board: Board, state: State, viewer: str | None) -> BiaView:
         battles=list(state.battles),
         pp=ledger.view_pp(board, state, viewer, EVERYONE),
         reconned=list(state.reconned),
+        recon_failed=dict(state.recon_failed),
         leader_ap=leaders_ap(board, state, viewer),
     )
 
