@@ -898,9 +898,15 @@ def build_map() -> tuple[dict, list[str]]:
     for name, h in where.items():
         if not on_map(h):
             continue
-        _n, _lat, _lon, locality, port, production = info[name]
+        _n, lat, lon, locality, port, production = info[name]
         rec = hexes[h]
         rec["name"] = name
+        # a named place's hex belongs to the place's own country, where the hex's centre
+        # may fall across a border (Bardia in Libya, Korce in Albania, the Metaxas Line
+        # in Greece)
+        rec["country"] = next(
+            (cid for cid, _n, _r, poly in COUNTRIES if inside(lat, lon, poly)), rec["country"]
+        )
         if locality:
             rec["locality"] = locality
         if name in VICTORY_CITIES:
