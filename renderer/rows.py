@@ -808,6 +808,12 @@ class _Legend:
             tags=["edge:red", "revealed"],
         )  # fmt: skip
         out.append(_Entry("Eye: enemy block revealed", sprite=face("bia", seen, self.style, size)))
+        hq = CounterView(id="key", side="germany", kind="unit", name="", symbol="block",
+                         tags=["ap:2"])  # fmt: skip
+        out.append(_Entry("Disc: activated HQ, AP left", sprite=face("bia", hq, self.style, size)))
+        gas = CounterView(id="key", side="uk", kind="unit", name="", symbol="block",
+                          tags=["fuelled"])  # fmt: skip
+        out.append(_Entry("Amber dot: own unit fuelled", sprite=face("bia", gas, self.style, size)))
         return out
 
 
@@ -832,7 +838,9 @@ def _block(counter: CounterView, style: Style, size: int) -> Image.Image:
     the strength on the top edge (on a strip in the edge's colour), the type's symbol and
     the name, and step pips; a block whose face is hidden shows only its colour. Tags:
     ``edge:<colour>``, ``steps:<n>/<max>``, ``oos`` (white barrel), ``reserve`` (black
-    barrel, Reserve Mode: beside the white one when both), ``revealed`` (eye)."""
+    barrel, Reserve Mode: beside the white one when both), ``revealed`` (eye), ``ap:<n>``
+    (an activated HQ's AP left, on a white disc over its symbol) and ``fuelled`` (an amber
+    dot on the strip's left end)."""
     s = style.side(counter.side)
     tags = dict(t.split(":", 1) if ":" in t else (t, "") for t in counter.tags)
     ss = 3
@@ -900,8 +908,21 @@ def _block(counter: CounterView, style: Style, size: int) -> Image.Image:
             width=ss,
         )
         d.ellipse((cx - r * 0.35, cy - r * 0.35, cx + r * 0.35, cy + r * 0.35), fill=ink)
+    if "fuelled" in tags:
+        # an amber dot on the strip's left end, which a fanned stack leaves in sight
+        cx, cy, r = S * 0.16, S * 0.16, S * 0.11
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=glyphs.rgba("#ffb300"), outline=ink,
+                  width=ss)  # fmt: skip
+    ap = tags.get("ap", "")
+    if ap:
+        # a white disc over the symbol: big enough to read on the map's smallest blocks
+        cx, cy, r = S * 0.5, S * 0.64, S * 0.27
+        d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(255, 255, 255, 255), outline=ink,
+                  width=ss)  # fmt: skip
     img = big.reduce(ss)
     t = ImageDraw.Draw(img)
+    if ap:
+        draw_text(t, (size * 0.5, size * 0.645), ap, font(size * 0.4), ink, bold=True)
     if shown:
         if counter.combat is not None:
             text_colour = _contrast(EDGES.get(tags.get("edge", ""), s.band))

@@ -12,7 +12,7 @@ import pytest
 from engine.core.dice import ScriptedDice
 from engine.core.errors import IllegalOrder
 from engine.core.events import PUBLIC, lines_for, order_line
-from engine.games.bia import combat, supply
+from engine.games.bia import combat, firepower, supply
 from engine.games.bia.board import ALLIED, AXIS
 from engine.games.bia.context import Ctx
 from engine.games.bia.rules import BlocksInAfrika
@@ -60,7 +60,7 @@ def refused(s, role: str, text: str) -> IllegalOrder:
 
 
 def value(s, block_id: str) -> int:
-    return combat.value(B, s.blocks[block_id])
+    return firepower.value(B, s.blocks[block_id])
 
 
 def by_token(s, *ids: str) -> list[str]:
@@ -143,29 +143,29 @@ def test_bonus_and_malus_examples_of_7_7_6_and_7_7_7():
     s = bare(scenario="BIA4", turn=21)
     a, h = next((a, h) for a, h in _river_pairs() if B.hex(h).terrain == "clear")
     put(s, "it_ariete", h, 3)
-    assert combat.hit_number(B, s, s.blocks["it_ariete"], h, attacking=False) == 5
+    assert firepower.hit_number(B, s, s.blocks["it_ariete"], h, attacking=False) == 5
     s.localities[h] = "capital"  # one Bonus for the city
-    assert combat.hit_number(B, s, s.blocks["it_ariete"], h, attacking=False) == 4
+    assert firepower.hit_number(B, s, s.blocks["it_ariete"], h, attacking=False) == 4
     put(s, "it_10c", h, 3)
     put(s, "uk_7armd", a, 3)
     s.blocks["uk_7armd"].at = h
     s.entered_from["uk_7armd"] = a  # attacked across the river
-    assert combat.hit_number(B, s, s.blocks["it_10c"], h, attacking=False) == 4
+    assert firepower.hit_number(B, s, s.blocks["it_10c"], h, attacking=False) == 4
     s = bare(scenario="BIA4", turn=21)
     s.localities[h] = "capital"
     put(s, "uk_7armd", h, 3)
     put(s, "de_dak", h, 5)
     s.entered_from["de_dak"] = a
-    _, malus = combat.modifiers(B, s, s.blocks["de_dak"], h, attacking=True)
+    _, malus = firepower.modifiers(B, s, s.blocks["de_dak"], h, attacking=True)
     assert malus == 2  # the city and the river
-    assert combat.fire_plan(B, s, [s.blocks["de_dak"]], h, True)[0][1] == 1
+    assert firepower.fire_plan(B, s, [s.blocks["de_dak"]], h, True)[0][1] == 1
     forest = next(x.id for x in B.pack.map.hexes if x.terrain == "forest" and B.is_land(x.id))
     s = bare(scenario="BIA4", turn=21)
     put(s, "de_dak", forest, 5)
-    assert [d for _, d, _ in combat.fire_plan(B, s, [s.blocks["de_dak"]], forest, True)] == [2]
+    assert [d for _, d, _ in firepower.fire_plan(B, s, [s.blocks["de_dak"]], forest, True)] == [2]
     put(s, "de_dak", forest, 3)  # a German TECH 2 armour of 3 (elite besides: 4-6)
     put(s, "it_10c", forest, 3)
-    plan = combat.fire_plan(B, s, [s.blocks["de_dak"], s.blocks["it_10c"]], forest, True)
+    plan = firepower.fire_plan(B, s, [s.blocks["de_dak"], s.blocks["it_10c"]], forest, True)
     dice = sorted((need, n) for _, n, need in plan)
     assert dice == [(4, 1), (6, 2)]  # the extra die goes to the weaker firer
 
@@ -185,20 +185,20 @@ def test_a_fortress_quarters_the_attacker_and_falls_to_a_bunker():
     """Fortress (L1727-1733): attackers roll a quarter (at least 1 die), defending combat
     units get two Bonuses; taken, it becomes a bunker, and a taken bunker is destroyed."""
     s = bare(scenario="BIA3", turn=16)
-    assert combat.locality(B, s, TOBRUK) == "fortress"
+    assert firepower.locality(B, s, TOBRUK) == "fortress"
     put(s, "it_10c", TOBRUK, 3)
     s.control[TOBRUK] = AXIS
-    assert combat.hit_number(B, s, s.blocks["it_10c"], TOBRUK, attacking=False) == 4
+    assert firepower.hit_number(B, s, s.blocks["it_10c"], TOBRUK, attacking=False) == 4
     s.player = ALLIED
     put(s, "uk_7armd", GAZALA, 3)
     s.control[GAZALA] = ALLIED
     s, _ = order(s, ALLIED, f"move uk_7armd {TOBRUK}")
-    plan = combat.fire_plan(B, s, [s.blocks["uk_7armd"]], TOBRUK, True)
+    plan = firepower.fire_plan(B, s, [s.blocks["uk_7armd"]], TOBRUK, True)
     assert plan[0][1] == 1
     # it_10c fires 3 dice and misses, the Desert Rats 1 die and hit, three times over
     s, ev = order(s, ALLIED, "done", [1, 1, 1, 6, 1, 1, 6, 1, 6])
     assert s.blocks["it_10c"].where == "dead" and s.control[TOBRUK] == ALLIED
-    assert combat.locality(B, s, TOBRUK) == "bunker"
+    assert firepower.locality(B, s, TOBRUK) == "bunker"
 
 
 def test_shields_carry_hits_and_folgore_needs_three():

@@ -15,6 +15,7 @@ from engine.games.bia.board import ALLIED, AXIS
 from engine.games.bia.context import Ctx
 from engine.games.bia.orders import React
 from engine.games.bia.pack import distance
+from engine.games.bia.state import BlockState
 from tests.bia.test_combat import GAZALA, MECHILI, RULES, B, bare, order, put, refused, value
 
 P = B.pack.places
@@ -66,12 +67,12 @@ def test_the_hq_example_at_gazala():
     # the 5th Squadra Aerea's three recon attempts (L2336-2409): its 3 AP
     for dice in ([6, 1, 1, 1], [5, 4, 2, 1], [5, 3, 2, 1]):
         s, _ = order(s, AXIS, f"recon it_5sa {GAZALA}", dice)
-    assert s.blocks["uk_7armd"].revealed and s.hq_active["it_5sa"] == 0
+    assert s.blocks["uk_7armd"].revealed and s.hq_active["it_5sa"] == 3  # AP kept (B73)
     s, _ = order(s, AXIS, f"move it_ariete {GAZALA}")
     # Rommel moves into the battle hex, then activates there (11.9, L2228-2229; L2140-2141)
     s, _ = order(s, AXIS, f"move de_rommel {GAZALA}")
     s, ev = order(s, AXIS, "activate de_rommel")
-    assert s.hq_active == {"it_5sa": 0, "de_rommel": 3} and s.blocks["de_rommel"].revealed
+    assert s.hq_active == {"it_5sa": 3, "de_rommel": 3} and s.blocks["de_rommel"].revealed
     assert "Rommel" in " ".join(lines_for(ev, PUBLIC))  # laid face up for all
     s, ev = order(s, AXIS, "fuel de_dak de_rommel")  # the DAK, in its command radius
     assert s.hq_active["de_rommel"] == 2 and s.fuelled["de_dak"] == "de_rommel"
@@ -225,19 +226,37 @@ def test_activation_windows_minimum_command_and_the_radius():
     assert refused(s, AXIS, "fuel de_dak de_rommel").rule == "BIA 11.9"
 
 
-def test_recon_and_fuel_share_the_hqs_action_points():
-    """11.2 (L2094-2098; RULINGS B73): one AP per action, recon or fuel. The 5th Squadra
-    Aerea with 2 AP fuels the Macchi and has one recon attempt left, then nothing."""
+def test_a_3_ap_air_hq_fuels_three_units_and_makes_three_recon_attempts():
+    """12.0 Procedure 1 (L2311-2314) and the recon example (L2336-2339; RULINGS B73): the
+    5th Squadra Aerea at 3 steps fuels three air units in its radius with its 3 AP and makes
+    its three recon attempts besides, a count of their own; a fourth of either is refused,
+    each by its own rule."""
     s = gazala_june_1941()
-    put(s, "it_5sa", DERNA, 2)
-    put(s, "it_macchi", P["Bengasi"], 3)
-    s, _ = order(s, AXIS, "fuel it_macchi it_5sa")
-    assert s.hq_active == {"it_5sa": 1}
-    s, _ = order(s, AXIS, f"recon it_5sa {GAZALA}", [6, 1, 1, 1])
-    err = refused(s, AXIS, f"recon it_5sa {GAZALA}")
-    assert err.rule == "BIA 12.0" and "fuel and recon together" in err.reason
-    err = refused(s, AXIS, "fuel it_rex it_5sa")
+    # the SM.79s are not in BIA6's order of battle: brought in for the test, token unused
+    s.blocks["it_sm79"] = BlockState("it_sm79", AXIS, token="IT-90")
+    put(s, "it_rex", P["Barce"], 3)
+    put(s, "it_sm79", P["Bengasi"], 3)
+    put(s, "it_macchi", DERNA, 3)
+    for unit in ("it_rex", "it_sm79", "it_macchi"):
+        s, _ = order(s, AXIS, f"fuel {unit} it_5sa")
+    assert s.hq_active == {"it_5sa": 0}
+    assert set(s.fuelled) == {"it_rex", "it_sm79", "it_macchi"}
+    spent = s.clone()
+    del spent.fuelled["it_macchi"]  # a unit still to fuel: the HQ has no AP for it
+    err = refused(spent, AXIS, "fuel it_macchi it_5sa")
     assert err.rule == "BIA 11.2" and "no AP left" in err.reason
+    for dice in ([6, 1, 1, 1], [5, 4, 2, 1], [5, 3, 2, 1]):  # the example's three attempts
+        s, _ = order(s, AXIS, f"recon it_5sa {GAZALA}", dice)
+    assert s.hq_active == {"it_5sa": 0} and s.reconned == [GAZALA]
+    assert s.hq_done["it_5sa"].count("recon") == 3
+    err = refused(s, AXIS, f"recon it_5sa {GAZALA}")
+    assert err.rule == "BIA 12.0" and "all its recon attempts" in err.reason
+    s2 = gazala_june_1941()  # the other way round: attempts first, the AP still whole
+    put(s2, "it_macchi", DERNA, 3)
+    s2, _ = order(s2, AXIS, f"recon it_5sa {GAZALA}", [6, 1, 1, 1])
+    assert s2.hq_active == {"it_5sa": 3}
+    s2, _ = order(s2, AXIS, "fuel it_macchi it_5sa")
+    assert s2.hq_active == {"it_5sa": 2}
 
 
 def test_deactivation_after_the_blitz_and_again_after_exploiting():

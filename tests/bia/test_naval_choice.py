@@ -13,7 +13,7 @@ import pytest
 from engine.core.dice import ScriptedDice
 from engine.core.errors import IllegalOrder
 from engine.core.events import PUBLIC, lines_for, order_line
-from engine.games.bia import fleet, naval
+from engine.games.bia import naval, naval_movement
 from engine.games.bia.board import ALLIED, AXIS
 from engine.games.bia.rules import BlocksInAfrika
 from tests.bia.test_naval import crete, strengths
@@ -226,10 +226,10 @@ def test_a_navy_hq_activated_in_the_srm_fuels_fleets_and_loses_a_step():
     ]
     refused(s, AXIS, "activate ukn_cunningham")  # the enemy's
     refused(s, ALLIED, "activate ukn_cunningham")  # not the Allied SRM
-    assert fleet.fuel(B, s, "italy") == 1  # Mussolini's only (L2546)
+    assert naval_movement.fuel(B, s, "italy") == 1  # Mussolini's only (L2546)
     hq = s.blocks["itn_supermarina"]
     s, ev = go(s, AXIS, f"activate {hq.token}")
-    assert fleet.fuel(B, s, "italy") == 4  # 3 AP and Mussolini's (L2544-2550)
+    assert naval_movement.fuel(B, s, "italy") == 4  # 3 AP and Mussolini's (L2544-2550)
     reveal = next(e for e in ev if e.kind == "reveal")
     assert "Supermarina" in reveal.text and "3 AP" in " ".join(lines_for(ev, ALLIED))
     assert s.blocks["itn_supermarina"].revealed and s.phase == "movement"
@@ -248,7 +248,7 @@ def test_an_hq_activated_on_its_last_step_is_used_up():
         s, _ = go(s, p.role, "done", [3] * 40)
     s.blocks["ukn_somerville"].steps = 1
     s, ev = go(s, ALLIED, "activate ukn_somerville")
-    assert fleet.fuel(B, s, "uk") == 1 + 1
+    assert naval_movement.fuel(B, s, "uk") == 1 + 1
     s, ev = go(s, ALLIED, "done")
     assert s.blocks["ukn_somerville"].where == "dead"
     assert any("used up" in x for x in lines_for(ev, AXIS))
@@ -258,12 +258,12 @@ def test_unfuelled_fleets_stay_out_but_no_fleet_is_added():
     s = RULES.setup("BIA7", {}, ScriptedDice([1, 2, 3, 4]))
     s, _ = go(s, ALLIED, "done")
     s, _ = go(s, AXIS, "done")  # Supermarina left in port: one fleet's fuel, three out
-    assert len(fleet.fleets_out(B, s, "italy")) == 3 and fleet.fuel(B, s, "italy") == 1
+    assert len(naval_movement.fleets_out(B, s, "italy")) == 3 and naval_movement.fuel(B, s, "italy") == 1
     err = refused(s, AXIS, "sail itn_cesare sea")  # a fourth fleet
     assert "fuel" in err.reason
     s, _ = go(s, AXIS, "sail itn_cesare central_med")  # into a fleet already out
     s, _ = go(s, AXIS, "sail itn_ss1 1102")  # home to Taranto: two out
-    assert len(fleet.fleets_out(B, s, "italy")) == 2
+    assert len(naval_movement.fleets_out(B, s, "italy")) == 2
 
 
 # -- random play with every choice asked ----------------------------------------------------

@@ -9,7 +9,7 @@ import pytest
 from engine.core.dice import ScriptedDice
 from engine.core.errors import IllegalOrder
 from engine.core.events import PUBLIC, lines_for
-from engine.games.bia import fleet
+from engine.games.bia import fleet, naval_movement
 from engine.games.bia.board import ALLIED, AXIS
 from engine.games.bia.rules import BlocksInAfrika
 
@@ -85,9 +85,9 @@ def test_naval_movement_and_its_refusals():
         == refused(s, AXIS, "sail nobody sea").reason
     )
     # fuel (L2541-2547): Supermarina's 3 AP and Mussolini's 1 keep four fleets out
-    assert fleet.fuel(B, s, "italy") == 4
+    assert naval_movement.fuel(B, s, "italy") == 4
     s, _ = go(s, AXIS, "sail itn_dd1 sea")  # a third fleet at sea, the fourth out
-    assert len(fleet.fleets_out(B, s, "italy")) == 4
+    assert len(naval_movement.fleets_out(B, s, "italy")) == 4
     err = refused(s, AXIS, "sail itn_3div sea")
     assert "fuel" in err.reason
     s, _ = go(s, AXIS, "sail itn_3div 1102")  # back to Taranto: a fleet less

@@ -43,7 +43,7 @@ def test_the_recon_example_at_gazala():
     s = gazala_seen_from_the_air()
     assert RATS not in names_seen(s, AXIS)
     s, ev = order(s, AXIS, f"recon it_5sa {GAZALA}", [6, 1, 1, 1])
-    assert s.hq_active == {"it_5sa": 2} and s.blocks["it_5sa"].revealed  # activated, face up
+    assert s.hq_active == {"it_5sa": 3} and s.blocks["it_5sa"].revealed  # AP kept (B73)
     assert "5th Squadra Aerea" in " ".join(lines_for(ev, PUBLIC))
     axis = " ".join(lines_for(ev, AXIS))
     assert "interdicted" in axis and "Desert Rats" not in axis and RATS not in axis

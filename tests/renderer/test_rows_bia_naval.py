@@ -18,7 +18,7 @@ from bot.console_text import option_lines
 from engine.core.dice import ActionDice
 from engine.core.events import EVERYONE
 from engine.fuzz import random_order
-from engine.games.bia import fleet
+from engine.games.bia import naval_movement
 from engine.games.bia.board import ALLIED, AXIS
 from engine.games.bia.options import ADVANCED
 from engine.games.bia.rules import OPTIONS, BlocksInAfrika
@@ -119,7 +119,7 @@ def test_an_enemy_ship_is_a_blank_block_and_an_own_ship_shows_its_face(scenario)
 def test_a_hidden_ships_strength_changes_nothing_in_the_enemys_picture():
     state = opening("BIA8")
     weaker = state.clone()
-    ship = next(b for b in fleet.afloat(B, weaker, ALLIED) if b.steps > 1 and not b.revealed)
+    ship = next(b for b in naval_movement.afloat(B, weaker, ALLIED) if b.steps > 1 and not b.revealed)
     ship.steps -= 1
     assert (
         render(RULES.view(state, AXIS), WIDTH).png()
@@ -155,7 +155,7 @@ def test_random_naval_play_never_shows_a_hidden_block(scenario):
 
 def test_a_revealed_ship_in_a_convoy_box_shows_its_face_to_the_enemy():
     state = opening("BIA7")
-    ship = next(b for b in fleet.afloat(B, state, ALLIED) if b.at.startswith("convoy:"))
+    ship = next(b for b in naval_movement.afloat(B, state, ALLIED) if b.at.startswith("convoy:"))
     ship.revealed = True
     mv = RULES.view(state, AXIS)
     box = next(x for x in mv.boxes if x.id == ship.at)

@@ -354,10 +354,15 @@ def check_follow(ctx: Ctx, b: BlockState, to: str) -> bool:
 
 def check_react(ctx: Ctx, order: React) -> BlockState:
     """Defender Reaction (7.6, L1431-1436): the non-phasing side flies air units to
-    battle hexes that exist already, on the terms of an Air Attack."""
+    battle hexes that exist already, on the terms of an Air Attack. Under the advanced
+    rules (Appendix, L2469-2472; RULINGS B94) a fuelled air unit may instead move to
+    another hex within its normal range: an airfield of its side, as for a transfer,
+    within its standard range (:func:`reaction_fields`), while a battle is on."""
     s = ctx.state
     side = enemy(s.player)
     b = _own_air(ctx, order.block, side)
+    if order.to not in s.battles and s.options.get("advanced") and s.battles:
+        return _check_reaction_field(ctx, b, order.to)
     if order.to not in s.battles:
         raise refuse(
             "BIA 7.6",
@@ -369,9 +374,57 @@ def check_react(ctx: Ctx, order: React) -> BlockState:
     return b
 
 
+def reaction_fields(board: Board, state: State, b: BlockState) -> list[str]:
+    """The airfields an air unit may react to outside the battles (Appendix L2469-2472;
+    RULINGS B94): those of an Air Transfer (3.4.1), within its standard range, its
+    "normal" range, not the transfer's doubled one (L1348)."""
+    reach = standard_range(board, state, b)
+    return [h for h in _fields(board, state, b, reach) if h != b.at]
+
+
+def _check_reaction_field(ctx: Ctx, b: BlockState, to: str) -> BlockState:
+    """AR Appendix (L2465-2472; RULINGS B94): a supplied, fuelled air unit not engaged
+    and not flown this phase moves to an airfield of :func:`reaction_fields`."""
+    s, board = ctx.state, ctx.board
+    rule = "BIA AR Appendix"
+    if b.id in s.moved or b.id in s.aloft:
+        raise refuse(rule, f"{ctx.name(b)} has already flown this phase.")
+    if b.at in s.battles:
+        raise refuse(
+            rule,
+            f"{ctx.name(b)} is engaged in a battle at its own airfield and does not react "
+            "(L2466-2467).",
+        )
+    if b.oos:
+        raise refuse(rule, f"{ctx.name(b)} must be in supply to react (RULINGS B46).")
+    special.check_entry(ctx, b, to, b.at)  # the scenario's special rules (D10-D14)
+    if to not in reaction_fields(board, s, b):
+        raise refuse(
+            rule,
+            f"{ctx.where(to)} is neither a battle hex nor an airfield of yours within "
+            f"{standard_range(board, s, b)} hexes of {ctx.name(b)} that it may land at "
+            "(L2469-2472; RULINGS B94).",
+        )
+    _check_fuel(ctx, b, "react")
+    return b
+
+
 def apply_react(ctx: Ctx, order: React) -> None:
     b = check_react(ctx, order)
-    _take_off(ctx, b, order.to, "reacts, flying")
+    if order.to in ctx.state.battles:
+        _take_off(ctx, b, order.to, "reacts, flying")
+        return
+    here = b.at
+    b.at = order.to  # it lands there: no battle, so not aloft (RULINGS B94)
+    ctx.state.moved.append(b.id)
+    ctx.events.append(
+        private(
+            "fly",
+            f"{ctx.name(b)} reacts, flying {here} -> {ctx.where(order.to)}.",
+            (b.side,),
+            f"{b.token} reacts, flying {here} -> {ctx.where(order.to)}.",
+        )
+    )
 
 
 def react_orders(ctx: Ctx, fuelled_only: bool = True) -> list[React]:
@@ -391,6 +444,8 @@ def react_orders(ctx: Ctx, fuelled_only: bool = True) -> list[React]:
             except IllegalOrder:  # a refused target is simply not offered
                 continue
             out.append(React(block=b.id, to=h))
+        if s.options.get("advanced") and s.battles and b.id not in s.moved:  # B94
+            out += [React(block=b.id, to=h) for h in reaction_fields(board, s, b)]
     return out
 
 

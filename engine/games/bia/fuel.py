@@ -9,8 +9,9 @@ Reaction Phase, a minor power's Supreme HQ in any of the four. Activation lays t
 face up for all to see and gives it as many action points as its strength, half of them
 (never fewer than one) when it is out of supply (11.2 L2094-2098; 11.10 Minimum Command,
 L2266-2270). An HQ moves first and then activates (11.9, L2228-2229): it moves no more in
-that phase. Recon (:mod:`engine.games.bia.recon`) and fuel spend from the same points,
-one each (RULINGS B73).
+that phase. Fuel spends the points, one a unit; recon (:mod:`engine.games.bia.recon`)
+has attempts of its own, as many as the AP on activation (L2311-2314, L2336-2339;
+RULINGS B73).
 
 ``fuel BLOCK HQ`` spends one AP to fuel one unit (11.9 L2016-2022): an armoured HQ fuels
 tanks and tankettes, an air HQ air units, a minor power's Supreme HQ either; each only its
@@ -142,7 +143,8 @@ def activate(ctx: Ctx, b: BlockState) -> None:
     s.hq_active[b.id] = ap
     s.hq_done[b.id] = []
     b.revealed = True
-    if s.phase in ("movement", "exploitation") and b.id not in s.moved:
+    held = b.id in s.reserve or b.id in s.reaction_reserve  # in place, in reserve (B91)
+    if s.phase in ("movement", "exploitation") and b.id not in s.moved and not held:
         s.moved.append(b.id)
     short = " (out of supply: half its AP, 11.10)" if b.oos else ""
     ctx.events.append(
@@ -251,6 +253,12 @@ def check_fuel(
             "BIA 16.0",
             f"{ctx.name(unit)} is in Reserve Mode: it moves in the Exploitation Phase on the AP "
             "that put it there (L2440-2442; RULINGS B76).",
+        )
+    if unit.id in s.reaction_reserve:
+        raise refuse(
+            "BIA 16.0",
+            f"{ctx.name(unit)} is in Reserve Mode for a reaction: it moves in the enemy's next "
+            "Defender Reaction on the AP that put it there (L2433-2442; RULINGS B93).",
         )
     if unit.id in s.moved or unit.id in s.aloft:
         raise refuse(
@@ -415,6 +423,7 @@ def fuel_orders(ctx: Ctx) -> list[Fuel]:
         b for b in mine
         if fuel_kind(board, b) in PHASE_FUEL[s.phase] and b.id not in s.fuelled
         and b.id not in s.moved and b.id not in s.aloft and b.id not in s.reserve
+        and b.id not in s.reaction_reserve
     ]  # fmt: skip
     if not units:
         return []
@@ -514,7 +523,7 @@ def needing(ctx: Ctx) -> str:
         b for b in sorted(s.on_map(acting_side(s)), key=lambda b: b.token)
         if fuel_kind(board, b) in wants and b.id not in s.fuelled
         and b.id not in s.moved and b.id not in s.aloft and b.at not in s.battles
-        and b.id not in s.reserve
+        and b.id not in s.reserve and b.id not in s.reaction_reserve
     ]  # fmt: skip
     if not units:
         return ""

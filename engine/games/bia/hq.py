@@ -14,7 +14,8 @@ LEADER``, L1944-1946; RULINGS B81), and fuel (``fuel BLOCK LEADER``, L1943-1945:
 leader commands takes an AP of that leader (a crossing from a home box takes two, its SRM
 and its sea leg, L1121-1124, L1135-1137, L1191-1194); ``reserve BLOCK`` in the Movement
 Phase takes one to hold a TECH 2 ground unit back for the Exploitation Phase (16.0
-Motorization, L2428-2446; RULINGS B62). The SRM of phase 4 is paid with a yellow PP or
+Motorization, L2428-2446; RULINGS B62; :mod:`engine.games.bia.reserve`, with the armoured
+HQs' reserves). The SRM of phase 4 is paid with a yellow PP or
 with an AP (7.4, L1227, L1279-1280; RULINGS B80). Hitler, the German FHQ, may command an Axis ally's
 unit too, never the reverse (11.8, L2205-2221). Goering commands German air units only
 (L1987-1992). The abstract leaders are active in every turn of their side and lose no
@@ -25,22 +26,12 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 
 from __future__ import annotations
 
-from engine.core.errors import IllegalOrder
 from engine.core.events import private
 from engine.games.bia.board import Board
 from engine.games.bia.context import Ctx, refuse
-from engine.games.bia.movement import (
-    TECH_TRACK,
-    _own_block,
-    allowance,
-    as_supplied,
-    destinations,
-    is_ground,
-)
-from engine.games.bia.orders import Move, Reserve
+from engine.games.bia.movement import allowance, as_supplied, destinations, is_ground
+from engine.games.bia.orders import Move
 from engine.games.bia.state import BlockState, State
-
-RULE_RESERVE = "BIA 16.0"
 
 #: the abstract leaders' names; their AP and powers are the pack's (``units.leaders``,
 #: checked against L400-403 and L2001-2004 when the pack loads)
@@ -140,84 +131,6 @@ def why_not(board: Board, state: State, power: str, is_air: bool, kinds: tuple[s
         f"No Supreme Leader can spend an AP on {what} ({'; '.join(parts)}): each AP buys one "
         "action and a leader takes one action of each kind a turn (L1940-1951)."
     )
-
-
-# -- Reserve Mode by a Supreme Leader (AR 16.0, L2418-2446) ---------------------------------
-
-
-def reservable(board: Board, state: State, b: BlockState) -> str | None:
-    """Why a block may not go into Reserve Mode by Motorization now, or None (16.0,
-    L2428-2432): a ground unit of the infantry or armoured class at TECH 2 or better,
-    with Movement Points, that has not moved in this Movement Phase."""
-    block = board.block(b.id)
-    if not is_ground(block) or block.unit_class not in ("infantry", "armored"):
-        return "only infantry and armoured-class ground units go into Reserve Mode (16.0)"
-    key = board.fire_key(block)
-    if board.pack.tables.tech(block.power, TECH_TRACK.get(key, key), state.turn) < 2:
-        return "only TECH 2 units go into Reserve Mode (16.0, L2428-2430)"
-    if not allowance(board, state, b):
-        return "a unit with no Movement Points has nothing to keep in reserve"
-    if b.id in state.moved:
-        return "it has moved in this phase, and a unit in reserve may not (L2430-2431)"
-    if b.id in state.reserve:
-        return "it is in Reserve Mode already"
-    return None
-
-
-def check_reserve(ctx: Ctx, order: Reserve) -> tuple[BlockState, str]:
-    """16.0 (L2439-2446): in the Movement Phase, a Supreme Leader's AP (one unit a turn,
-    anywhere, L2424; its one action of that kind, L1940-1951) puts a TECH 2 ground unit in
-    Reserve Mode. The Armoured HQs' reserves wait for their activation (RULINGS B62)."""
-    s, board = ctx.state, ctx.board
-    if not playing(s):
-        raise refuse(
-            RULE_RESERVE, "Reserve Mode is an advanced rule; this game plays the basic rules."
-        )
-    b = _own_block(ctx, order.block)
-    why = reservable(board, s, b)
-    if why:
-        raise refuse(RULE_RESERVE, f"{ctx.name(b)} may not go into Reserve Mode: {why}.")
-    block = board.block(b.id)
-    if not has_leader(board, block.power, False):
-        raise refuse(
-            RULE_RESERVE,
-            f"No Supreme Leader commands {ctx.name(b)}: its power's reserves need an HQ not "
-            "written yet (RULINGS B62).",
-        )
-    leader = commander(board, s, block.power, False, ("reserve",))
-    if leader is None:
-        raise refuse(RULE_RESERVE, why_not(board, s, block.power, False, ("reserve",)))
-    return b, leader
-
-
-def apply_reserve(ctx: Ctx, order: Reserve) -> None:
-    b, leader = check_reserve(ctx, order)
-    spend(ctx.state, leader, ("reserve",))
-    ctx.state.reserve.append(b.id)
-    ctx.events.append(
-        private(
-            "reserve",
-            f"{name(leader)} spends 1 AP: {ctx.name(b)} at {b.at} goes into Reserve Mode.",
-            (b.side,),
-            f"{name(leader)} spends 1 AP: {b.token} at {b.at} goes into Reserve Mode.",
-            token=b.token,
-        )
-    )
-
-
-def reserve_orders(ctx: Ctx) -> list[Reserve]:
-    """Every Reserve Mode the phasing side may order now."""
-    s = ctx.state
-    if not playing(s) or s.phase != "movement":
-        return []
-    out = []
-    for b in sorted(s.on_map(s.player), key=lambda b: b.id):
-        try:
-            check_reserve(ctx, Reserve(block=b.id))
-        except IllegalOrder:
-            continue
-        out.append(Reserve(block=b.id))
-    return out
 
 
 # -- moving an unsupplied unit as if in supply (L1944-1946) ------------------------------------

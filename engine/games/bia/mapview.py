@@ -11,7 +11,9 @@ The encoding of a block in a :class:`~engine.core.view.CounterView`: ``side`` is
 nation (the block colour), ``symbol`` its type or ``"block"`` for a blank one, ``combat``
 its current strength, and ``tags`` ``edge:<colour>`` (the colour of the edge it stands
 on), ``steps:<n>/<max>``, ``oos`` (the white barrel, 7.2), ``reserve`` (the black barrel
-of Reserve Mode, AR 16.0; RULINGS B62) and ``revealed``.
+of Reserve Mode, AR 16.0; RULINGS B62), ``revealed``, ``ap:<n>`` (an activated HQ's
+action points left, AR 11.3: it lies face up, so every reader sees them; RULINGS B73) and
+``fuelled`` (AR 11.0-11.10: the view carries it on its owner's blocks only, RULINGS B75).
 
 The markers: a battle marker on each battle hex, a recon marker on each hex a recon
 revealed this turn (RULINGS F4), and the same marker with the text ``failed`` (the recon
@@ -92,6 +94,10 @@ def month_of(turn: int) -> str:
 def block_counter(b: BlockView) -> CounterView:
     """One block as drawn: its face when the view carries it, else its colour and token."""
     tags = (["oos"] if b.oos else []) + (["reserve"] if b.reserve else [])
+    if b.active_ap is not None:
+        tags.append(f"ap:{b.active_ap}")
+    if b.fuelled:
+        tags.append("fuelled")
     if b.id is None:
         return CounterView(
             id=b.token, side=b.nation, kind="unit", name=b.token, symbol="block", tags=tags
@@ -178,6 +184,7 @@ def map_view(
         blocks = "block" if held == 1 else "blocks"
         notes.append(f"{held} {blocks} in Reserve Mode (black barrel), to move in the "
                      "Exploitation Phase.")  # fmt: skip
+    notes += hq_notes(v)
     return HexMapView(
         game="bia",
         viewer=v.viewer,
@@ -197,6 +204,23 @@ def map_view(
         notes=notes,
         grid="odd-r-CCRR",
     )
+
+
+def hq_notes(v: BiaView) -> list[str]:
+    """The activated HQs with the AP each has left, for every reader (AR 11.3: face up,
+    RULINGS B73), and the count of the viewer's own fuelled units (RULINGS B75: the view
+    marks them on their owner's map only)."""
+    out = []
+    active = [b for b in v.blocks if b.active_ap is not None and b.where == "map"]
+    if active:
+        left = ", ".join(
+            f"{f'{b.name} ({b.token})' if b.name else b.token} {b.active_ap}" for b in active
+        )
+        out.append(f"Activated HQs, AP left (white disc): {left}.")
+    fuelled = sum(1 for b in v.blocks if b.fuelled and b.where == "map")
+    if fuelled:
+        out.append(f"Your units fuelled (amber dot, seen by you only): {fuelled}.")
+    return out
 
 
 def sea_boxes(

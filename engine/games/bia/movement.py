@@ -5,7 +5,9 @@ Implemented: contiguous paths, terrain costs with the mountain and cavalry reduc
 an enemy hex (7.5, L1310-1311), free movement in enemy ZOC (L1312-1313), halved MP when
 out of supply (4.4) with the 1 MP minimum (3.21), stacking (3.13) and hex control (3.3).
 The same moves serve Armoured Exploitation (7.10, L1839-1857), for the eligible blocks
-in supply as it opens, never into an enemy hex.
+in supply as it opens, never into an enemy hex, and under the advanced rules the
+non-phasing side's armour in Reserve Mode reacting in the Defender Reaction, to a battle
+hex or a hex free of the enemy (AR Appendix, L2458-2472; :mod:`engine.games.bia.reserve`).
 Ground units entering an airbase where the enemy has only air units on the ground make
 them evacuate (L1650-1656, :func:`engine.games.bia.air.evacuate`) and fight no battle.
 Air Transfer and Air Attack are :mod:`engine.games.bia.air`.
@@ -84,11 +86,14 @@ def out_of_fuel(board: Board, state: State, b: BlockState) -> bool:
     """AR 11.10 (L2254-2265), option ``advanced``: a unit needing fuel that no HQ has
     fuelled for this phase (``state.fuelled``, :mod:`engine.games.bia.fuel`). A unit in
     Reserve Mode moving in the Exploitation Phase had an AP spent on it (16.0, L2440-2442)
-    and counts as fuelled there (RULINGS B76)."""
+    and counts as fuelled there (RULINGS B76), as does one in Reserve Mode for a reaction
+    moving in the Defender Reaction (Appendix L2458-2459; RULINGS B93)."""
     if not state.options.get("advanced") or b.id in state.fuelled:
         return False
     if state.phase == "exploitation" and b.id in state.reserve:
         return False
+    if state.phase == "reaction" and b.id in state.reaction_reserve:
+        return False  # the AP that put it in reserve fuels its reaction (RULINGS B93)
     return fuel_kind(board, b) is not None
 
 
@@ -129,6 +134,8 @@ def exploits(board: Board, state: State, b: BlockState) -> bool:
     from infantry TECH 2; not one out of supply when the phase began (``state.barred``;
     RULINGS B29)."""
     block = board.block(b.id)
+    if b.id in state.reaction_reserve:  # held for the enemy's Reaction (AR 16.0, L2436-2437)
+        return False
     if b.id in state.reserve:  # Reserve Mode by Motorization (AR 16.0, L2428-2432)
         return b.id not in state.barred
     if b.id in state.barred or block.unit_class != "armored" and block.kind != "motorized":
@@ -218,6 +225,16 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
             f"{ctx.name(b)} is not a ground unit: air units fly by Air Attack "
             "('attack BLOCK HEX') or Air Transfer ('fly BLOCK HEX').",
         )
+    if s.phase == "reaction":  # armour in Reserve Mode reacts (AR Appendix, L2458-2472)
+        from engine.games.bia import reserve  # reserve imports this module
+
+        reserve.check_reacting(ctx, b)
+    if b.id in s.reaction_reserve and s.phase == "exploitation":
+        raise refuse(
+            "BIA 16.0",
+            f"{ctx.name(b)} is in Reserve Mode for a reaction: it moves in the enemy's next "
+            "Defender Reaction, not in this phase (L2433-2438).",
+        )
     if b.id in s.reserve and s.phase == "movement":
         raise refuse(
             "BIA 16.0",
@@ -269,6 +286,13 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
         left -= cost
     dest = path[-1]
     battle = dest in foe
+    if battle and s.phase == "reaction" and dest not in s.battles:
+        raise refuse(
+            "BIA AR Appendix",
+            f"{ctx.where(dest)} holds enemy units but is no battle hex: a reaction reinforces "
+            "the battles already opened or moves to a hex free of the enemy, and opens none "
+            "(L2469-2472; RULINGS B93).",
+        )
     if battle and exploiting:
         raise refuse(
             "BIA 7.10",
@@ -338,11 +362,13 @@ def _check_stacking(ctx: Ctx, b: BlockState, dest: str) -> None:
 
 
 def _own_block(ctx: Ctx, name: str) -> BlockState:
-    """The mover's block named by id or token; the same sentence for an enemy block and
-    for a name that is nobody's, so a refusal tells nothing (1.3)."""
+    """The mover's block named by id or token: the phasing side's, the non-phasing side's
+    in the Defender Reaction (AR Appendix); the same sentence for an enemy block and for a
+    name that is nobody's, so a refusal tells nothing (1.3)."""
     s = ctx.state
+    side = enemy(s.player) if s.phase == "reaction" else s.player
     b = s.blocks.get(name) or s.by_token(name.upper())
-    if b is None or b.side != s.player or b.where != "map":
+    if b is None or b.side != side or b.where != "map":
         raise refuse("BIA 7.5", f"You have no block called {name!r} on the map.")
     return b
 
@@ -381,7 +407,7 @@ def apply_move(ctx: Ctx, order: Move) -> None:
             path=path,
         )
     )
-    if battle:
+    if battle and s.phase != "reaction":  # a reacting unit defends (AR Appendix)
         s.entered_from[b.id] = path[-2]  # river crossings (7.7.6)
     if battle and path[-1] not in s.battles:
         s.battles.append(path[-1])

@@ -2,8 +2,8 @@
 
 A sea battle is fought between the naval blocks of the two sides, round by round. This
 module resolves one round (:func:`fight_round`) and the interception roll that starts a
-battle at sea (:func:`interception_need`); the phases that call them live in
-:mod:`engine.games.bia.fleet`. It works on :class:`Ship` records, not on the state, so the
+battle at sea (:func:`interception_need`); the convoy boxes' battles that call it live in
+:mod:`engine.games.bia.convoy`. It works on :class:`Ship` records, not on the state, so the
 rulebook's own battle off Crete (L2652-2744) is played by a test with scripted dice.
 
 Where the text lets a side choose where a hit falls (the owner among its tied strongest

@@ -13,13 +13,19 @@ sail BLOCK PLACE         naval scenarios: a naval block to a port hex, a convoy 
 fly BLOCK HEX            Air Transfer of an air unit to another airfield (7.5); in Production,
                          an Italian or German air unit's arrival from its home box (L1110-1111)
 attack BLOCK HEX         Air Attack: an air unit flies to a battle, or opens one (7.5 combat move)
-react BLOCK HEX          Defender Reaction: an air unit flies to an existing battle (7.6)
+react BLOCK HEX          Defender Reaction: an air unit flies to an existing battle (7.6), or
+                         under the advanced rules to an airfield in its range (AR Appendix)
+move BLOCK HEX...        (Defender Reaction, advanced rules) armour in Reserve Mode for a reaction
+                         moves to a battle hex or a hex free of the enemy (AR Appendix)
 recon HQ HEX             an air recon attempt of an air HQ on a hex (AR 12.0)
 activate HQ              advanced rules: activate an on-map HQ, face up with its action points (AR 11.3)
 fuel BLOCK HQ            an HQ (its id or token, or a Supreme Leader: hitler, mussolini, goering,
                          churchill) spends 1 AP to fuel a tank, tankette or air unit (AR 11.0-11.10)
-reserve BLOCK            put a TECH 2 ground unit in Reserve Mode for a Supreme Leader's AP: it
-                         moves in the Exploitation Phase instead (AR 16.0)
+reserve BLOCK [HQ]       put a TECH 2 unit in Reserve Mode for 1 AP (AR 16.0): in the Movement
+                         Phase a ground unit, of a Supreme Leader (named, or the first who may)
+                         or of an activated armoured HQ within 5 hexes, to move in the
+                         Exploitation Phase instead; in the Exploitation Phase an armoured unit,
+                         of an armoured HQ only, to move in the enemy's next Defender Reaction
 fight HEX                fight the battle in that hex next (7.7, the phasing side's choice)
 hit BLOCK                give the next hit to that block, of the tied strongest (3.18, 7.7.9;
                          after a recon the attacker's aimed hits, AR 12.1)
@@ -31,7 +37,8 @@ rebuild BLOCK [HEX]      buy back an eliminated block's weakest edge, at HEX whe
 disband BLOCK            disband a supplied block for 1 yellow PP, after all purchases (7.3.6)
 standing hits engine|ask     who breaks ties of the strongest when this side takes hits
 standing retreat stay|ask    whether this side is asked about retreats after each round
-standing react pass|ask      whether this side is asked to react with air units (7.6)
+standing react pass|ask      whether this side is asked to react with air units (7.6) and
+                             armour in Reserve Mode (AR Appendix)
 standing charge declare|hold whether this side's armour and cavalry charge when they may (AR 13-14)
 standing warfare COLOUR      the colour Strategic Warfare hits take first (the Allied choice, 7.1)
 standing aim engine|ask      whether this side is asked which tied enemy block its TECH 2 artillery
@@ -124,7 +131,10 @@ class Fuel(Order):
 class Reserve(Order):
     verb: Literal["reserve"] = "reserve"
     block: str
-    text_fields: ClassVar[tuple[str, ...]] = ("block",)
+    #: whose AP: a Supreme Leader or an armoured HQ (id or token); None for the first
+    #: Supreme Leader who may (AR 16.0, L2423-2427)
+    by: str | None = None
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "by")
 
 
 class Activate(Order):
@@ -225,7 +235,8 @@ GRAMMAR = (
     "Orders: 'move BLOCK HEX... [LEADER]'; 'rail BLOCK HEX [LEADER]'; 'fly', 'attack', "
     "'react', 'recon', 'retreat' or 'blitz' BLOCK HEX; 'ship BLOCK HEX|south_africa'; "
     "'sail BLOCK PLACE'; 'fight HEX'; "
-    "'hit', 'repair', 'reserve', 'activate' or 'disband' BLOCK; 'fuel BLOCK HQ'; 'rebuild BLOCK [HEX]'; "
+    "'hit', 'repair', 'activate' or 'disband' BLOCK; 'reserve BLOCK [HQ]'; 'fuel BLOCK HQ'; "
+    "'rebuild BLOCK [HEX]'; "
     "'stay'; "
     "'standing TOPIC CHOICE' (hits, retreat, react, charge, warfare, aim, naval); 'done'."
 )
@@ -293,7 +304,13 @@ def parse_order(text: str) -> Order:
     if verb == "fuel":
         _count(verb, args, 2, "a block and the HQ or Supreme Leader fuelling it")
         return Fuel(block=args[0], hq=args[1])
-    if verb in ("hit", "repair", "disband", "reserve", "activate"):
+    if verb == "reserve":
+        if len(args) not in (1, 2):
+            raise _refuse(
+                "'reserve' takes a block and, if you wish, the HQ or leader whose AP pays."
+            )
+        return Reserve(block=args[0], by=args[1] if len(args) == 2 else None)
+    if verb in ("hit", "repair", "disband", "activate"):
         _count(verb, args, 1, "one block")
         return ORDERS[verb](block=args[0])
     if verb == "rebuild":

@@ -1,9 +1,10 @@
 """Air Reconnaissance (advanced rules 12.0, L2280-2343, L2396-2417), played with the
 set-up option ``advanced``.
 
-In the Movement Phase an air HQ of the phasing side makes a recon attempt for each of
-its action points, which its fuel actions share, a minor power's Supreme HQ one
-(L2311-2314; RULINGS B73). The first attempt activates the HQ if it may be activated in
+In the Movement Phase an air HQ of the phasing side makes as many recon attempts as it
+has action points on activation, a minor power's Supreme HQ one (L2311-2314; RULINGS
+B73): a count of its own, apart from the AP its fuel spends, as the example's 3-AP HQ
+fuels three air units and also makes three attempts (L2336-2339). The first attempt activates the HQ if it may be activated in
 this phase (:mod:`engine.games.bia.fuel`): it is laid face up for all to see and, at the
 end of the Blitz Phase, loses a step and stands up again, a 1-step HQ being used up (AR
 11.4, L2271-2278; RULINGS B47). A target hex lies within 5/10/15 hexes of the HQ by the TECH of its nation's
@@ -36,10 +37,17 @@ RECON_HQS = ("air_hq", "strategic_air_hq", "minor_shq")
 
 
 def attempts(board: Board, b: BlockState) -> int:
-    """An HQ's recon attempts in a Movement Phase before it is activated: its AP (its
-    strength, halved out of supply, AR 11.10) for an air HQ, one for a minor power's
-    Supreme HQ (12.0 Procedure 1, L2311-2314). Recon and fuel share the AP (RULINGS B73)."""
+    """An HQ's recon attempts in a Movement Phase: its AP on activation (its strength,
+    halved out of supply, AR 11.10) for an air HQ, one for a minor power's Supreme HQ
+    (12.0 Procedure 1, L2311-2314). A count of their own: the AP its fuel spends leave
+    them whole (L2336-2339; RULINGS B73)."""
     return 1 if board.block(b.id).kind == "minor_shq" else fuel.activation_ap(board, b)
+
+
+def attempts_left(board: Board, state: State, b: BlockState) -> int:
+    """The recon attempts an HQ has left in this phase (12.0 Procedure 1, L2311-2314;
+    RULINGS B73): :func:`attempts` less those it made since its activation."""
+    return attempts(board, b) - state.hq_done.get(b.id, []).count("recon")
 
 
 def recon_range(board: Board, state: State, b: BlockState) -> int:
@@ -95,13 +103,12 @@ def check_recon(ctx: Ctx, order: Recon) -> BlockState:
         why = fuel.why_not_activate(ctx, hq)
         if why:
             raise refuse("BIA 11.3", f"{why}: it makes no recon until it is active.")
-    if fuel.ap_left(ctx, hq) <= 0 or "recon" in s.hq_done.get(hq.id, []) and (
-        board.block(hq.id).kind == "minor_shq"
-    ):
+    if attempts_left(board, s, hq) <= 0:
         raise refuse(
             "BIA 12.0",
-            f"{ctx.name(hq)} has made all its recon attempts this turn: one per action "
-            "point, its fuel and recon together (one for a minor Supreme HQ; RULINGS B73).",
+            f"{ctx.name(hq)} has made all its recon attempts this turn: as many as its action "
+            "points on activation, whatever its fuel spent (one for a minor Supreme HQ; "
+            "L2311-2314, L2336-2339; RULINGS B73).",
         )
     reach = recon_range(board, s, hq)
     if distance(hq.at, order.to) > reach:
@@ -124,7 +131,7 @@ def apply_recon(ctx: Ctx, order: Recon) -> None:
     hq = check_recon(ctx, order)
     h = order.to
     fuel.activate(ctx, hq)
-    fuel.spend(ctx, hq, "recon")
+    s.hq_done.setdefault(hq.id, []).append("recon")  # an attempt, not an AP (RULINGS B73)
     if _interdicted(ctx, hq, h):
         s.recon_failed[h] = "negated"  # the attempt stays on the map for all (B83)
         return
@@ -206,9 +213,7 @@ def recon_orders(ctx: Ctx) -> list[Recon]:
             continue
         if hq.id not in s.hq_active and fuel.why_not_activate(ctx, hq):
             continue
-        if fuel.ap_left(ctx, hq) <= 0 or "recon" in s.hq_done.get(hq.id, []) and (
-            board.block(hq.id).kind == "minor_shq"
-        ):
+        if attempts_left(board, s, hq) <= 0:
             continue
         reach = recon_range(board, s, hq)
         out += [Recon(block=hq.id, to=h) for h in foes if distance(hq.at, h) <= reach]

@@ -2,7 +2,9 @@
 
 One unit per nation a turn (L1277-1278; RULINGS B23, B80), ground or air (L1281-1283),
 in supply since the Supply Phase, on a rail hex of its side not next to an enemy unit,
-moves any distance along friendly rail (L1279-1285, L1229-1236). The Strategic Map's rail
+moves any distance along friendly rail (L1279-1285, L1229-1236). Coastal submarines and
+destroyers are eligible at 2 SRM a step (L1284), more than a nation's one: refused (RULINGS
+B96). The Strategic Map's rail
 counts: the Berlin-Rome link and the arrows off the north edge, so a unit in the Rome or
 Berlin box reaches Taranto or Athens by rail (L1287-1289, L2005-2009; RULINGS B80).
 
@@ -39,6 +41,13 @@ HOME_RAIL = ("rome", "berlin")
 #: the HQs on the map whose AP pay an SRM of their power's units, and whether of air units
 #: only: the ME Air Command (L2080-2092) and a minor power's Supreme HQ (7.4, L1276-1279)
 SRM_HQS = {"strategic_air_hq": True, "minor_shq": False}
+#: the SRM a nation has a turn in BIA (L1277-1278; RULINGS B23, B80)
+SRM_PER_NATION = 1
+#: the SRM a coastal submarine or a destroyer costs per step (L1284; RULINGS B96)
+SHIP_SRM_PER_STEP = 2
+#: the naval kinds 7.4 makes eligible (L1284): destroyers, and submarines, which BIA uses
+#: all alike (L2524-2525)
+RAIL_SHIPS = ("dd", "ss")
 
 
 @cache
@@ -209,7 +218,7 @@ def check_rail(ctx: Ctx, order: Rail) -> tuple[BlockState, str | None, BlockStat
     b = _own(ctx, order.block)
     block = board.block(b.id)
     if block.unit_class == "naval":
-        raise refuse(RULE, f"{ctx.name(b)} is a naval unit: no naval unit of BIA moves by rail.")
+        raise refuse(RULE, ship_rail_refusal(board, b, ctx.name(b)))
     if b.where == "box" and b.at not in HOME_RAIL:
         raise refuse(RULE, f"{ctx.name(b)} is in a box no railway leaves (L1287-1289).")
     if b.where == "box" and not is_ground(block):
@@ -241,6 +250,24 @@ def check_rail(ctx: Ctx, order: Rail) -> tuple[BlockState, str | None, BlockStat
     else:
         sea._check_landing(ctx, b, order.to)
     return b, leader, air_hq
+
+
+def ship_rail_cost(board: Board, b: BlockState) -> int | None:
+    """The SRM a naval block's rail move would cost (7.4, L1281-1284): 2 a step for a
+    destroyer or a submarine, None for the other ships, which never move by rail."""
+    return SHIP_SRM_PER_STEP * b.steps if board.block(b.id).kind in RAIL_SHIPS else None
+
+
+def ship_rail_refusal(board: Board, b: BlockState, name: str) -> str:
+    """Why a naval block does not move by rail (RULINGS B96): a destroyer or submarine
+    costs more SRM than a nation has in a turn, even on its last step; any other ship is
+    not eligible."""
+    cost = ship_rail_cost(board, b)
+    if cost is None:
+        return (f"{name} is a naval unit: of the ships only coastal submarines and destroyers "
+                "move by rail (L1281-1284).")  # fmt: skip
+    return (f"{name} would take {cost} SRM ({SHIP_SRM_PER_STEP} a step, L1284), and a nation "
+            f"has {SRM_PER_NATION} SRM a turn (L1277-1278).")  # fmt: skip
 
 
 def apply_rail(ctx: Ctx, order: Rail) -> None:

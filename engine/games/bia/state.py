@@ -113,7 +113,8 @@ class State:
     air_due: list[str] = field(default_factory=list)
     #: on-map HQ -> action points it has left; an HQ listed here is activated (face up)
     #: until the end of the Blitz Phase, or of the Exploitation Phase it was activated in
-    #: (AR 11.2-11.4, 11.10; engine.games.bia.fuel); recon and fuel spend from it alike
+    #: (AR 11.2-11.4, 11.10; engine.games.bia.fuel); fuel and reserves spend it, recon
+    #: attempts are counted apart in ``hq_done`` (RULINGS B73)
     hq_active: dict[str, int] = field(default_factory=dict)
     #: hexes an air recon revealed this turn (AR 12.0: no Malus for the attacker there)
     reconned: list[str] = field(default_factory=list)
@@ -142,6 +143,10 @@ class State:
     #: hex -> ``failed`` (the recon die) or ``negated`` (the AA interdiction): the recon
     #: attempts of this turn that revealed nothing there, public (AR 12.0; RULINGS B83)
     recon_failed: dict[str, str] = field(default_factory=dict)
+    #: blocks an armoured HQ put in Reserve Mode in their side's Exploitation Phase (AR
+    #: 16.0 Reaction, L2433-2438): they stay put there and may move in the enemy's next
+    #: Defender Reaction, at whose end the mode ends; public (the black barrel, RULINGS B92)
+    reaction_reserve: list[str] = field(default_factory=list)
 
     def clone(self) -> State:
         return State(
@@ -158,7 +163,7 @@ class State:
             dict(self.shipped), list(self.srm_used),
             {k: list(v) for k, v in self.leader_ap.items()}, copy.deepcopy(self.naval),
             list(self.reserve), {k: list(v) for k, v in self.hq_done.items()},
-            dict(self.fuelled), dict(self.recon_failed),
+            dict(self.fuelled), dict(self.recon_failed), list(self.reaction_reserve),
         )  # fmt: skip
 
     def on_map(self, side: str | None = None) -> list[BlockState]:
@@ -216,6 +221,7 @@ class State:
             "hq_done": self.hq_done,
             "fuelled": self.fuelled,
             "recon_failed": self.recon_failed,
+            "reaction_reserve": self.reaction_reserve,
         }
 
     @classmethod
@@ -238,5 +244,5 @@ class State:
             {k: list(v) for k, v in d.get("leader_ap", {}).items()},
             copy.deepcopy(d.get("naval", {})), list(d.get("reserve", [])),
             {k: list(v) for k, v in d.get("hq_done", {}).items()}, dict(d.get("fuelled", {})),
-            dict(d.get("recon_failed", {})),
+            dict(d.get("recon_failed", {})), list(d.get("reaction_reserve", [])),
         )  # fmt: skip

@@ -31,6 +31,7 @@ from engine.games.bia import (
     ports,
     production,
     recon,
+    reserve,
     sea,
     spending,
     srm,
@@ -94,6 +95,8 @@ def next_phase(ctx: Ctx) -> None:
     if s.phase == "production":
         ledger.store(ctx)
         s.air_due = []
+    elif s.phase == "reaction":
+        reserve.end_reaction(ctx)  # the reaction reserves' one phase (AR 16.0; RULINGS B92)
     elif s.phase == "blitz":
         air.rebase_all(ctx)  # 7.8.1 (L1880-1886)
         fuel.deactivate(ctx)  # AR 11.4 (L2158-2178, L2271-2278): the HQs and their fuel
@@ -152,7 +155,11 @@ def waits(ctx: Ctx) -> bool:
         return s.phase == "srm" and bool(fleet.activate_orders(ctx))  # Navy HQs (B87)
     if s.phase == "reaction":
         asks = combat.standing(s, enemy(s.player), "react") == "ask"
-        if not asks or not air.react_orders(ctx, fuelled_only=False):
+        if not asks or not s.battles:
+            return False  # a reaction reinforces battles (7.6; AR Appendix, RULINGS B94)
+        if reserve.reaction_orders(ctx):  # armour in Reserve Mode (AR Appendix)
+            return True
+        if not air.react_orders(ctx, fuelled_only=False):
             return False  # below: an air unit fuelled, or an HQ to fuel it (AR 11.10)
         return bool(air.react_orders(ctx)) or bool(fuel.fuel_orders(ctx))
     if s.phase == "production":
@@ -163,8 +170,9 @@ def waits(ctx: Ctx) -> bool:
         return combat.advance(ctx, auto_start=True)
     if s.phase == "blitz":  # blitz battles are fought when ordered (L1871-1874)
         return combat.advance(ctx, auto_start=False) or bool(blitz.blitz_orders(ctx))
-    if s.phase == "exploitation":
-        return any(movement.destinations(ctx, b) for b in s.on_map(s.player))
+    if s.phase == "exploitation":  # or an armoured HQ's Reaction reserve (AR 16.0)
+        moves = any(movement.destinations(ctx, b) for b in s.on_map(s.player))
+        return moves or bool(reserve.reserve_orders(ctx))
     return False
 
 
@@ -207,9 +215,10 @@ def prompt(ctx: Ctx) -> Prompt:
                 f"{', '.join(s.battles)}; then 'done'.")  # fmt: skip
         verbs = ["react", "done", "standing"]
         if fuel.playing(s):  # reacting air units need fuel (AR 11.10; Appendix L2461-2465)
-            verbs[1:1] = ["activate", "fuel"]
+            verbs[1:1] = ["move", "activate", "fuel"]
             text = text.replace("; then", "; fuelled first by an air HQ activated in place "
-                                "('activate HQ', 'fuel BLOCK HQ'); then")  # fmt: skip
+                                "('activate HQ', 'fuel BLOCK HQ')"
+                                f"{reserve.prompt_note(ctx)}; then")  # fmt: skip
         return Prompt(role=enemy(s.player), kind="reaction", verbs=verbs, text=text, **base)
     verbs = {
         "production": (["repair", "rebuild", "disband", "fly", "done", "standing"], "repair ('repair BLOCK') or rebuild ('rebuild BLOCK [HEX]') blocks, fly air units in from home ('fly BLOCK HEX'), then disband ('disband BLOCK') if you wish, then 'done'"),
@@ -228,9 +237,13 @@ def prompt(ctx: Ctx) -> Prompt:
         words = [*words[:3], "recon", *words[3:]]
         text = text.replace("), then", "; air HQs 'recon HQ HEX'), then")
         words.insert(words.index("done"), "reserve")  # Reserve Mode (AR 16.0)
-        text = text.replace("), then", "; Reserve Mode 'reserve BLOCK'), then")
+        text = text.replace("), then", "; Reserve Mode 'reserve BLOCK [HQ]'), then")
         text = text.replace("), then", "; an unsupplied unit for a leader's AP "
                             "'move BLOCK HEX... LEADER'), then")  # fmt: skip
+    if s.phase == "exploitation" and s.options.get("advanced"):  # AR 16.0 Reaction
+        words.insert(words.index("done"), "reserve")
+        text = text.replace("), then", "; Reserve Mode for a reaction in the enemy's "
+                            "next Defender Reaction 'reserve BLOCK HQ'), then")  # fmt: skip
     if s.phase in ("movement", "exploitation") and fuel.playing(s):  # AR 11.0-11.10
         return fuel.prompt(ctx, head, words, text, base)
     return Prompt(role=s.player, kind=s.phase, verbs=words, text=f"{head}: {text}.", **base)
@@ -253,7 +266,8 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
         out = [Retreat(block=b.id, to=n) for b, n in combat.retreats(ctx, role)]
         out.append(Stay())
     elif s.phase == "reaction":
-        out = [*air.react_orders(ctx), *fuel.activate_orders(ctx), *fuel.fuel_orders(ctx), Done()]
+        out = [*air.react_orders(ctx), *reserve.reaction_orders(ctx),
+               *fuel.activate_orders(ctx), *fuel.fuel_orders(ctx), Done()]  # fmt: skip
     elif s.phase == "production":
         out = [*spending.orders(ctx), *air.arrival_orders(ctx), Done()]
     elif s.phase == "srm":
@@ -266,8 +280,8 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
             out.extend(air.attack_orders(ctx))
             out.extend(recon.recon_orders(ctx))
             out.extend(sea.ship_orders(ctx))
-            out.extend(hq.reserve_orders(ctx))
             out.extend(hq.oos_move_orders(ctx))
+        out.extend(reserve.reserve_orders(ctx))  # AR 16.0 (Motorization, Reaction)
         out.extend(fuel.activate_orders(ctx))  # AR 11.3-11.10
         out.extend(fuel.fuel_orders(ctx))
         out.append(Done())
@@ -333,9 +347,8 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
         by = [order.by] if order.by else []  # a Supreme Leader's AP is read by all (B60, B81)
         _keep_order_private(ctx, role, order, order.block, " ".join([*order.path, *by]))
     elif isinstance(order, Reserve):
-        hq.apply_reserve(ctx, order)
-        token = (s.blocks.get(order.block) or s.by_token(order.block.upper())).token
-        ctx.events.insert(0, private(ORDER, order.text(), (role,), f"reserve {token}"))
+        reserve.apply_reserve(ctx, order)  # the token and who paid are read by all (B95)
+        ctx.events.insert(0, private(ORDER, order.text(), (role,), reserve.shown(ctx, order)))
     elif isinstance(order, Recon):
         recon.apply_recon(ctx, order)
         ctx.events.insert(0, private(ORDER, order.text(), (role,), f"recon {order.to}"))

@@ -4,7 +4,7 @@ A block's position, nation (its colour) and public token are seen by everyone, a
 is the white barrel (out of supply, 7.2). Its identity, type and strength are its
 owner's alone, unless a battle or a recon has turned it face up (then both sides see it
 until the Final Supply Check, L2416-2417). The public view is what both sides see.
-So are a block's Reserve Mode (the black barrel, AR 16.0; RULINGS B62) and the hexes a
+So are a block's Reserve Mode (the black barrel, AR 16.0; RULINGS B62, B95) and the hexes a
 recon revealed this turn (AR 12.0; RULINGS B47), and those where an attempt revealed
 nothing (B83). A Supreme Leader's AP left (advanced
 rules, L1994-2004; RULINGS B60) are its own side's to read, as the PP are (RULINGS F2).
@@ -34,7 +34,8 @@ class BlockView(BaseModel):
     at: str | None
     oos: bool = False
     revealed: bool = False
-    #: in Reserve Mode: the black barrel, public (AR 16.0, L2418-2446; RULINGS B62)
+    #: in Reserve Mode, by Motorization or for a reaction: the black barrel, public (AR
+    #: 16.0, L2418-2446; RULINGS B62, B95)
     reserve: bool = False
     #: an activated HQ, face up with its action points left (AR 11.3; public)
     active_ap: int | None = None
@@ -87,7 +88,7 @@ def block_view(board: Board, state: State, b: BlockState, viewer: str | None) ->
         at=b.at,
         oos=b.oos,
         revealed=b.revealed,
-        reserve=b.id in state.reserve,
+        reserve=b.id in state.reserve or b.id in state.reaction_reserve,
         active_ap=state.hq_active.get(b.id),
         fuelled=b.id in state.fuelled and viewer in (EVERYONE, b.side),
     )
