@@ -114,12 +114,24 @@ def _check_face_up(before, s, ev, face_up: set[str]) -> set[str]:
     return up
 
 
-def play(scenario: str, seed: int, limit: int = 700, ask: bool = False, advanced: bool = False):
+def play(
+    scenario: str,
+    seed: int,
+    limit: int = 700,
+    ask: bool = False,
+    advanced: bool = False,
+    options: dict | None = None,
+    scan=None,
+    keen: tuple[str, ...] = (),
+):
     """Play at random; with ``ask`` both sides start with standing orders that ask them
     on every tie of hits, every retreat and every Defender Reaction; with ``advanced``
-    the advanced rules are on (air recon)."""
+    the advanced rules are on (air recon); ``options`` adds set-up options,
+    ``scan(before, after, order, events)`` a check of every action and ``keen`` verbs
+    chosen as often as battles (tests/bia/test_options.py)."""
     rng = random.Random(seed)
-    s = RULES.setup(scenario, {"advanced": True} if advanced else {}, Dice(rng))
+    chosen = {**({"advanced": True} if advanced else {}), **(options or {})}
+    s = RULES.setup(scenario, chosen, Dice(rng))
     if ask:
         s.standing = {
             side: {"hits": "ask", "retreat": "ask", "react": "ask"} for side in (AXIS, ALLIED)
@@ -143,6 +155,7 @@ def play(scenario: str, seed: int, limit: int = 700, ask: bool = False, advanced
         bold = [o for o in legal if o.verb in ("blitz", "retreat", "hit", "fight", "attack",
                                                 "react", "recon", "fuel")]  # fmt: skip
         bold += [o for o in legal if o.verb == "move" and o.path[-1] in foes]
+        bold += [o for o in legal if o.verb in keen]
         if streak >= 6 or rng.random() < 0.15:
             order = legal[-1]
         elif bold and rng.random() < 0.6:
@@ -158,6 +171,8 @@ def play(scenario: str, seed: int, limit: int = 700, ask: bool = False, advanced
         kinds |= {e.kind for e in ev} | {f"order:{order.verb}"}
         assert RULES.invariant_problems(s) == [], (order.text(), RULES.invariant_problems(s))
         _check_leaks(s, before, order, ev, names)
+        if scan is not None:
+            scan(before, s, order, ev)
         face_up = _check_face_up(before, s, ev, face_up)
         again = RULES.load_state(RULES.dump_state(s))
         assert RULES.dump_state(again) == RULES.dump_state(s)

@@ -166,7 +166,8 @@ def test_the_dak_reacts_into_the_battle_of_gazala():
     """Appendix (L2453-2472; RULINGS B93, B95): the Axis, asked by its standing order, moves
     the DAK in Reserve Mode into the battle hex with its full MP (its reserve AP fuels it);
     the engaged Ariete and the unreserved Leichte Afrika stay; an enemy hex outside the
-    battles is no destination. The Allies read the token. The mode ends with the phase."""
+    battles is no destination. The Allies read the token. The DAK's mode ends with the
+    phase; Rommel, who did not move, keeps his for the Allied Blitz (RULINGS B98)."""
     s = allied_attack_on_gazala()
     s, _ = order(s, ALLIED, "done")
     p = RULES.prompt(s)
@@ -191,7 +192,7 @@ def test_the_dak_reacts_into_the_battle_of_gazala():
     assert refused(s2, AXIS, f"move de_dak {DERNA}").rule == "BIA AR Appendix"  # engaged now
     ctx = Ctx(B, s2, ScriptedDice([]))
     turn.next_phase(ctx)  # the reaction ends; the Combat Phase opens
-    assert s2.phase == "combat" and s2.reaction_reserve == []
+    assert s2.phase == "combat" and s2.reaction_reserve == ["de_rommel"]
     assert s2.blocks["de_dak"].revealed  # face up in its battle like the others
 
 

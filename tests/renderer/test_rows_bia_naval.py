@@ -232,9 +232,9 @@ def test_no_leaders_ap_under_the_basic_rules_nor_in_a_naval_scenario():
 
 
 def test_the_advanced_option_is_listed_with_what_it_turns_on():
-    lines = option_lines(RULES)
-    assert lines == [f"    advanced=true|false (default false): {ADVANCED}"]
-    assert OPTIONS == {"advanced": ADVANCED}
+    lines = option_lines(RULES)  # the optional rules' lines: tests/bia/test_options.py
+    assert lines[0] == f"    advanced=true|false (default false): {ADVANCED}"
+    assert OPTIONS["advanced"] == ADVANCED
     for part in ("recon", "Panzers Attack!", "action points", "Reserve Mode", "aimed hits",
                  "siege supply"):  # fmt: skip
         assert part in ADVANCED

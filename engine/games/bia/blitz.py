@@ -1,18 +1,29 @@
 """Phase 8, Blitz (7.8, L1820-1879): the free MP of the armour that attacked, the units
 that follow it, and the blitz battles (fought by :mod:`engine.games.bia.combat`).
 
+Under the advanced rules (option ``advanced``) the non-phasing side may react to a blitz
+battle with its armour in Reserve Mode for a reaction, never with air units (7.8 ADVANCED
+GAME, L1876-1879; L2213-2215): when the phasing side orders the battle fought, before it
+begins, as the Defender Reaction comes between a move and its combat (Appendix
+L2451-2453, L2473-2474), into that battle's hex only, asked under the standing order
+``react pass|ask`` (RULINGS B97-B99).
+
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event, private
-from engine.games.bia import air, combat, special
-from engine.games.bia.board import Board, enemy
+from engine.core.orders import Order
+from engine.core.ruleset import Prompt
+from engine.games.bia import air, combat, movement, reserve, special
+from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.movement import _air_units_alone, _check_stacking, _own_block, entry_cost
-from engine.games.bia.orders import Blitz
+from engine.games.bia.orders import Blitz, Move, React
 from engine.games.bia.state import BlockState, State
 
 
@@ -154,3 +165,118 @@ def blitz_orders(ctx: Ctx) -> list[Blitz]:
                 continue
             out.append(order)
     return out
+
+
+# -- the reaction to a blitz battle (7.8 ADVANCED GAME, L1876-1879) -----------------------
+
+
+def fight(ctx: Ctx, h: str) -> None:
+    """The phasing side orders the blitz battle at ``h`` fought (L1871-1874): its moves into
+    it are over. Under the advanced rules the non-phasing side may first move armour in
+    Reserve Mode into it (L1876-1879; RULINGS B97): the battle waits for that while the
+    side's standing order asks and such a move exists (RULINGS B99), else it begins."""
+    s = ctx.state
+    s.blitz_reaction = h
+    if reaction_waits(ctx):
+        side = SIDE_NAME[enemy(s.player)]
+        ctx.events.append(
+            Event(
+                "blitz_reaction",
+                f"Before the blitz battle at {ctx.where(h)} the {side} side may react with "
+                "armour in Reserve Mode (7.8, AR 16.0).",
+                {"hex": h},
+            )
+        )
+
+
+def reaction_waits(ctx: Ctx) -> bool:
+    """Whether the blitz battle ordered waits on the non-phasing side's reaction: under
+    ``react ask`` while one of its units in Reserve Mode may still move into it (RULINGS
+    B99); under ``hidden_reserves`` while it has any unit in Reserve Mode for a reaction,
+    so the wait tells no more than the public count of reserves (RULINGS F6, B99). When it
+    no longer does, the battle begins (:func:`begin`)."""
+    s = ctx.state
+    if s.blitz_reaction is None:
+        return False
+    if combat.standing(s, enemy(s.player), "react") == "ask":
+        held = [i for i in reserve.reacting(s) if i not in s.moved]
+        if reaction_orders(ctx) or (reserve.hidden(s) and held):
+            return True
+    begin(ctx)
+    return False
+
+
+def begin(ctx: Ctx) -> None:
+    """The reaction is over (``done``, or nothing left to move): the blitz battle begins,
+    its blocks face up, the reacting ones with the others (L1446-1447)."""
+    s = ctx.state
+    h, s.blitz_reaction = s.blitz_reaction, None
+    if h is not None:
+        combat.start(ctx, h)
+
+
+def reaction_orders(ctx: Ctx) -> list[Move]:
+    """Every move of the non-phasing side's armour in Reserve Mode into the blitz battle
+    about to be fought (RULINGS B97)."""
+    s = ctx.state
+    h = s.blitz_reaction
+    if h is None or not reserve.playing(s):
+        return []
+    out: list[Move] = []
+    for i in reserve.reacting(s):
+        b = s.blocks[i]
+        try:
+            reserve.check_reacting(ctx, b)
+        except IllegalOrder:  # engaged, out of supply: not offered
+            continue
+        out += [m for m in movement.destinations(ctx, b) if m.path[-1] == h]
+    return out
+
+
+def check_reaction(ctx: Ctx, order: Order) -> None:
+    """Validate a reaction to the blitz battle about to be fought; changes nothing. Air
+    units never react to a blitz (L1876-1878); the armour moves by the Defender
+    Reaction's rules (RULINGS B93) and only into that battle's hex (RULINGS B97)."""
+    s = ctx.state
+    h = s.blitz_reaction
+    assert h is not None
+    b = s.blocks.get(order.block) or s.by_token(order.block.upper())  # type: ignore[attr-defined]
+    air_unit = b is not None and b.side != s.player and air.is_air(ctx.board, b)
+    if isinstance(order, React) or air_unit:
+        raise refuse(
+            "BIA 7.8",
+            "Air units do not react to a blitz battle: the non-phasing side reacts only "
+            "with armour in Reserve Mode ('move BLOCK HEX...', L1876-1879).",
+        )
+    if not isinstance(order, Move):
+        raise refuse("BIA 7.8", f"'{order.verb}' is no reaction to a blitz battle.")
+    movement.check_move(ctx, order)  # by the Defender Reaction's rules: state.reacting()
+    if order.path[-1] != h:
+        raise refuse(
+            "BIA 7.8",
+            f"In the Blitz your armour in Reserve Mode reacts only into the blitz battle about "
+            f"to be fought, at {ctx.where(h)} (L1876-1879; RULINGS B97).",
+        )
+
+
+def apply_reaction(ctx: Ctx, order: Order) -> None:
+    """Move the reacting unit into the blitz battle's hex (RULINGS B97); the others read
+    its token (RULINGS B99), the battle reveals it as it begins."""
+    check_reaction(ctx, order)
+    assert isinstance(order, Move)
+    movement.apply_move(ctx, order)
+
+
+def reaction_prompt(ctx: Ctx, head: str, base: dict[str, Any]) -> Prompt:
+    """The non-phasing side's decision before a blitz battle (RULINGS B99)."""
+    s = ctx.state
+    h = s.blitz_reaction
+    assert h is not None
+    text = (
+        f"{head}, blitz battle at {ctx.where(h)}: react with armour in Reserve Mode "
+        f"('move BLOCK HEX...' into {h}); air units do not react to a blitz (7.8); then 'done'."
+    )
+    return Prompt(
+        role=enemy(s.player), kind="blitz_reaction", verbs=["move", "react", "done", "standing"],
+        text=text, **base,
+    )  # fmt: skip

@@ -3,7 +3,8 @@
 The steps of a round in their order (:data:`STEPS`), the blocks of a side on the ground
 in a battle hex and their printed strength, a hex's locality now, and each block's fire:
 its hit number from the Play Aid by type and TECH with the Bonus and Malus of the terrain,
-the locality, rivers and elite units, and the dice it rolls, merged by Malus (7.7.7). The
+the locality, rivers and elite units, and the dice it rolls, merged by Malus (7.7.7); a
+Bonus and a Malus cancel in pairs under the option ``bonus_cancels_malus`` (7.7.7.1). The
 battle that uses them is :mod:`engine.games.bia.combat`.
 
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``.
@@ -95,8 +96,24 @@ def _fire_row(board: Board, state: State, block: Block) -> tuple[int | None, int
 def modifiers(
     board: Board, state: State, b: BlockState, h: str, attacking: bool
 ) -> tuple[int, int]:
-    """(Bonus, Malus) of one block firing in the battle at ``h`` (7.7.6-7.7.7, L1657-1692;
-    Play Aid terrain table). Attacking: the hex's terrain and locality Malus (none for
+    """(Bonus, Malus) of one block firing in the battle at ``h`` (7.7.6-7.7.7, L1657-1692):
+    those of :func:`_modifiers`, all cumulative (L1668). Under the set-up option
+    ``bonus_cancels_malus``, the optional Players Agreement of 7.7.7.1 (L1693-1699), one
+    Bonus and one Malus of the block cancel each other, pair by pair, whatever gave them:
+    the example's 4-step unit with 1 Malus and 1 Bonus rolls its 4 dice at its Play Aid
+    number (RULINGS F5)."""
+    bonus, malus = _modifiers(board, state, b, h, attacking)
+    if state.options.get("bonus_cancels_malus"):
+        pairs = min(bonus, malus)
+        return bonus - pairs, malus - pairs
+    return bonus, malus
+
+
+def _modifiers(
+    board: Board, state: State, b: BlockState, h: str, attacking: bool
+) -> tuple[int, int]:
+    """(Bonus, Malus) of one block firing in the battle at ``h``, each counted (7.7.6-7.7.7,
+    L1657-1692; Play Aid terrain table). Attacking: the hex's terrain and locality Malus (none for
     mountain units in hills and mountains), armour attacking into swamp, a river crossed
     on the way in, and the elite Bonus (9.0). Defending: the locality's Bonus (fortress and
     bunker to combat units only, L1728-1748), a river every attacker crossed, mountain units

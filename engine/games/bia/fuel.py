@@ -83,7 +83,7 @@ def playing(state: State) -> bool:
 
 def acting_side(state: State) -> str:
     """The side giving orders: the non-phasing one in Defender Reaction (7.6)."""
-    return enemy(state.player) if state.phase == "reaction" else state.player
+    return enemy(state.player) if state.reacting() else state.player
 
 
 def activation_ap(board: Board, b: BlockState) -> int:

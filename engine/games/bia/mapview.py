@@ -11,9 +11,11 @@ The encoding of a block in a :class:`~engine.core.view.CounterView`: ``side`` is
 nation (the block colour), ``symbol`` its type or ``"block"`` for a blank one, ``combat``
 its current strength, and ``tags`` ``edge:<colour>`` (the colour of the edge it stands
 on), ``steps:<n>/<max>``, ``oos`` (the white barrel, 7.2), ``reserve`` (the black barrel
-of Reserve Mode, AR 16.0; RULINGS B62), ``revealed``, ``ap:<n>`` (an activated HQ's
-action points left, AR 11.3: it lies face up, so every reader sees them; RULINGS B73) and
-``fuelled`` (AR 11.0-11.10: the view carries it on its owner's blocks only, RULINGS B75).
+of Reserve Mode, AR 16.0; RULINGS B62: the view carries it on its owner's blocks only
+under the option ``hidden_reserves``, L2447-2448, RULINGS F6), ``revealed``, ``ap:<n>``
+(an activated HQ's action points left, AR 11.3: it lies face up, so every reader sees
+them; RULINGS B73) and ``fuelled`` (AR 11.0-11.10: the view carries it on its owner's
+blocks only, RULINGS B75).
 
 The markers: a battle marker on each battle hex, a recon marker on each hex a recon
 revealed this turn (RULINGS F4), and the same marker with the text ``failed`` (the recon

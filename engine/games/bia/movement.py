@@ -92,7 +92,7 @@ def out_of_fuel(board: Board, state: State, b: BlockState) -> bool:
         return False
     if state.phase == "exploitation" and b.id in state.reserve:
         return False
-    if state.phase == "reaction" and b.id in state.reaction_reserve:
+    if state.reacting() and b.id in state.reaction_reserve:
         return False  # the AP that put it in reserve fuels its reaction (RULINGS B93)
     return fuel_kind(board, b) is not None
 
@@ -225,7 +225,7 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
             f"{ctx.name(b)} is not a ground unit: air units fly by Air Attack "
             "('attack BLOCK HEX') or Air Transfer ('fly BLOCK HEX').",
         )
-    if s.phase == "reaction":  # armour in Reserve Mode reacts (AR Appendix, L2458-2472)
+    if s.reacting():  # armour in Reserve Mode reacts (AR Appendix, L2458-2472; 7.8)
         from engine.games.bia import reserve  # reserve imports this module
 
         reserve.check_reacting(ctx, b)
@@ -286,7 +286,7 @@ def check_move(ctx: Ctx, order: Move) -> tuple[BlockState, list[str], bool]:
         left -= cost
     dest = path[-1]
     battle = dest in foe
-    if battle and s.phase == "reaction" and dest not in s.battles:
+    if battle and s.reacting() and dest not in s.battles:
         raise refuse(
             "BIA AR Appendix",
             f"{ctx.where(dest)} holds enemy units but is no battle hex: a reaction reinforces "
@@ -366,7 +366,7 @@ def _own_block(ctx: Ctx, name: str) -> BlockState:
     in the Defender Reaction (AR Appendix); the same sentence for an enemy block and for a
     name that is nobody's, so a refusal tells nothing (1.3)."""
     s = ctx.state
-    side = enemy(s.player) if s.phase == "reaction" else s.player
+    side = enemy(s.player) if s.reacting() else s.player
     b = s.blocks.get(name) or s.by_token(name.upper())
     if b is None or b.side != side or b.where != "map":
         raise refuse("BIA 7.5", f"You have no block called {name!r} on the map.")
@@ -407,7 +407,7 @@ def apply_move(ctx: Ctx, order: Move) -> None:
             path=path,
         )
     )
-    if battle and s.phase != "reaction":  # a reacting unit defends (AR Appendix)
+    if battle and not s.reacting():  # a reacting unit defends (AR Appendix)
         s.entered_from[b.id] = path[-2]  # river crossings (7.7.6)
     if battle and path[-1] not in s.battles:
         s.battles.append(path[-1])
@@ -471,22 +471,28 @@ def destinations(ctx: Ctx, b: BlockState, by: str | None = None) -> list[Move]:
 def start_exploitation(ctx: Ctx) -> None:
     """7.10 (L1845-1851): the eligible blocks out of supply as the phase begins may not
     exploit. They are marked for the phase only (``state.barred``) and never surrender
-    for it; the barrel is public, so the others read their tokens."""
+    for it. The white barrels are public, so the others read the tokens of every block of
+    the side out of supply, never which of them are barred: that would tell which are
+    armour, or in Reserve Mode under ``hidden_reserves`` (RULINGS F6)."""
     s, board, side = ctx.state, ctx.board, ctx.state.player
     s.barred = []
     s.moved = []
-    s.barred = [
-        i for i in supply.out_of_supply(board, s, side)
+    out = supply.out_of_supply(board, s, side)
+    armour = [
+        i for i in out
         if board.block(i).unit_class == "armored" or board.block(i).kind == "motorized"
-        or i in s.reserve
     ]  # fmt: skip
-    if s.barred:
+    s.barred = [i for i in out if i in armour or i in s.reserve]
+    if out:  # told whenever a block is out, so that no line is itself a tell
         blocks = sorted((s.blocks[i] for i in s.barred), key=lambda b: b.token)
+        told = sorted((s.blocks[i] for i in out), key=lambda b: b.token)
+        barred = ", ".join(ctx.name(b) for b in blocks) or "none"
         ctx.events.append(
             private(
                 "supply",
-                f"Exploitation: out of supply, may not move: {', '.join(ctx.name(b) for b in blocks)}.",
+                f"Exploitation: out of supply, may not move: {barred}.",
                 (side,),
-                f"Exploitation: {SIDE_NAME[side]} blocks out of supply: {', '.join(b.token for b in blocks)}.",
+                f"Exploitation: {SIDE_NAME[side]} blocks out of supply: "
+                f"{', '.join(b.token for b in told)}.",
             )
         )

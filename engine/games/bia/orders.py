@@ -16,7 +16,8 @@ attack BLOCK HEX         Air Attack: an air unit flies to a battle, or opens one
 react BLOCK HEX          Defender Reaction: an air unit flies to an existing battle (7.6), or
                          under the advanced rules to an airfield in its range (AR Appendix)
 move BLOCK HEX...        (Defender Reaction, advanced rules) armour in Reserve Mode for a reaction
-                         moves to a battle hex or a hex free of the enemy (AR Appendix)
+                         moves to a battle hex or a hex free of the enemy (AR Appendix); in
+                         the enemy's Blitz, into the blitz battle about to be fought (7.8)
 recon HQ HEX             an air recon attempt of an air HQ on a hex (AR 12.0)
 activate HQ              advanced rules: activate an on-map HQ, face up with its action points (AR 11.3)
 fuel BLOCK HQ            an HQ (its id or token, or a Supreme Leader: hitler, mussolini, goering,
@@ -38,7 +39,7 @@ disband BLOCK            disband a supplied block for 1 yellow PP, after all pur
 standing hits engine|ask     who breaks ties of the strongest when this side takes hits
 standing retreat stay|ask    whether this side is asked about retreats after each round
 standing react pass|ask      whether this side is asked to react with air units (7.6) and
-                             armour in Reserve Mode (AR Appendix)
+                             armour in Reserve Mode (AR Appendix), and before a blitz battle (7.8)
 standing charge declare|hold whether this side's armour and cavalry charge when they may (AR 13-14)
 standing warfare COLOUR      the colour Strategic Warfare hits take first (the Allied choice, 7.1)
 standing aim engine|ask      whether this side is asked which tied enemy block its TECH 2 artillery

@@ -2,7 +2,9 @@
 Reaction (Appendix, L2450-2474), played with the set-up option ``advanced``.
 
 A unit goes into Reserve Mode for 1 AP of an HQ able to command it, under the black
-barrel every reader sees (L2439-2442; RULINGS B62, B95), in one of two ways:
+barrel every reader sees (L2439-2442; RULINGS B62, B95), or, under the set-up option
+``hidden_reserves``, on its owner's set-up board: the others read who paid, never which
+unit nor where, until it moves (L2447-2448; RULINGS F6). It does so in one of two ways:
 
 * Motorization (L2428-2432), in the Movement Phase: a TECH 2 infantry or armoured-class
   ground unit, by a Supreme Leader (one unit a turn, anywhere, L2424; his one action of
@@ -11,8 +13,9 @@ barrel every reader sees (L2439-2442; RULINGS B62, B95), in one of two ways:
   stays put and moves in the Exploitation Phase instead.
 * Reaction (L2433-2438, L2443-2446), in the Exploitation Phase: a TECH 2 armoured-class
   unit, by an activated armoured HQ only. It stays put for the rest of that phase and may
-  move in the enemy's next Defender Reaction Phase, at whose end its Reserve Mode ends
-  (``state.reaction_reserve``; RULINGS B92).
+  move once in the enemy's next player-turn: in its Defender Reaction, or else into a
+  blitz battle of its Blitz Phase (7.8, L1876-1879; :mod:`engine.games.bia.blitz`), at
+  whose end its Reserve Mode ends (``state.reaction_reserve``; RULINGS B92, B98).
 
 ``reserve BLOCK`` takes the first Supreme Leader who may; ``reserve BLOCK LEADER`` names
 him, ``reserve BLOCK HQ`` the armoured HQ (its id or token), which the order activates in
@@ -33,7 +36,7 @@ from __future__ import annotations
 from engine.core.errors import IllegalOrder
 from engine.core.events import private
 from engine.games.bia import combat, fuel, hq
-from engine.games.bia.board import Board, enemy
+from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.movement import TECH_TRACK, _own_block, allowance, destinations, is_ground
 from engine.games.bia.orders import Move, Reserve
@@ -46,6 +49,13 @@ RULE_REACTION = "BIA AR Appendix"
 def playing(state: State) -> bool:
     """Reserve Mode and the advanced Defender Reaction are advanced rules (16.0, Appendix)."""
     return bool(state.options.get("advanced"))
+
+
+def hidden(state: State) -> bool:
+    """The optional hidden Reserve Mode (16.0, L2447-2448), set-up option
+    ``hidden_reserves``: the black barrel on its owner's set-up board, so the others never
+    read which unit is in reserve, nor where (RULINGS F6)."""
+    return bool(state.options.get("hidden_reserves"))
 
 
 def in_reserve(state: State, block_id: str) -> bool:
@@ -195,7 +205,9 @@ def _check_hq(
 
 def apply_reserve(ctx: Ctx, order: Reserve) -> None:
     """Spend the AP and put the black barrel on the unit. Every reader learns who paid
-    (a leader, or an HQ face up since its activation) and the unit's token (RULINGS B95)."""
+    (a leader, or an HQ face up since its activation) and the unit's token (RULINGS B95);
+    under ``hidden_reserves`` the others learn who paid and that a unit of that side went
+    into Reserve Mode, never which nor where (L2447-2448; RULINGS F6)."""
     s, board = ctx.state, ctx.board
     b, who, h = check_reserve(ctx, order)
     reaction = s.phase == "exploitation"
@@ -217,14 +229,17 @@ def apply_reserve(ctx: Ctx, order: Reserve) -> None:
             "reserve",
             f"{mine} spends 1 AP: {ctx.name(b)} at {b.at} goes into Reserve Mode{when}.",
             (b.side,),
-            f"{public} spends 1 AP: {b.token} at {b.at} goes into Reserve Mode{when}.",
+            f"{public} spends 1 AP: an {SIDE_NAME[b.side]} unit goes into Reserve Mode{when}."
+            if hidden(s)
+            else f"{public} spends 1 AP: {b.token} at {b.at} goes into Reserve Mode{when}.",
             token=b.token,
         )
     )
 
 
 def shown(ctx: Ctx, order: Reserve) -> str:
-    """A Reserve order as the others read it: the unit's token and who paid (public)."""
+    """A Reserve order as the others read it: the unit's token and who paid (public);
+    under ``hidden_reserves`` the unit's side in place of its token (RULINGS F6)."""
     s = ctx.state
     b = s.blocks.get(order.block) or s.by_token(order.block.upper())
     if order.by is None or order.by.lower() in hq.NAMES:
@@ -232,7 +247,8 @@ def shown(ctx: Ctx, order: Reserve) -> str:
     else:
         h = s.blocks.get(order.by) or s.by_token(order.by.upper())
         by = [h.token]
-    return " ".join(["reserve", b.token, *by])
+    unit = f"({SIDE_NAME[b.side]} unit)" if hidden(s) else b.token
+    return " ".join(["reserve", unit, *by])
 
 
 def reserve_orders(ctx: Ctx) -> list[Reserve]:
@@ -318,10 +334,24 @@ def reaction_orders(ctx: Ctx) -> list[Move]:
     return out
 
 
+def spend_reactions(ctx: Ctx) -> None:
+    """At the end of the Defender Reaction the Reserve Mode of the non-phasing side's units
+    that reacted (moved in it, ``state.moved``) ends: a reserve moves once (L2436-2438).
+    Those that did not move keep it for the enemy's Blitz Phase (7.8 L1876-1879; RULINGS
+    B98)."""
+    s = ctx.state
+    side = enemy(s.player)
+    s.reaction_reserve = [
+        i for i in s.reaction_reserve
+        if s.blocks[i].where == "map" and (s.blocks[i].side != side or i not in s.moved)
+    ]  # fmt: skip
+
+
 def end_reaction(ctx: Ctx) -> None:
-    """At the end of the Defender Reaction the Reserve Mode of the non-phasing side's
-    reaction reserves ends, whether they moved or not: the rule gives them that one phase
-    (L2436-2438; RULINGS B92)."""
+    """At the end of the enemy's Blitz Phase the Reserve Mode of the non-phasing side's
+    reaction reserves ends, whether they moved or not: the rule gives them the enemy's
+    Defender Reaction (L2436-2438), and 7.8 its blitz battles (L1876-1879; RULINGS B92,
+    B98)."""
     s = ctx.state
     side = enemy(s.player)
     s.reaction_reserve = [

@@ -16,11 +16,11 @@ from engine.core.errors import IllegalOrder
 from engine.core.events import Event
 from engine.core.orders import Order
 from engine.core.ruleset import Dice, Progress, Prompt, Result, Scenario, check_turn
-from engine.games.bia import fleet, movement, turn
+from engine.games.bia import fleet, movement, prompts, turn
 from engine.games.bia.board import ALLIED, AXIS, SIDE_NAME, TOKEN_TAG, Board
 from engine.games.bia.context import Ctx
 from engine.games.bia.mapview import BiaMapView, bia_map_view
-from engine.games.bia.options import ADVANCED
+from engine.games.bia.options import ADVANCED, BONUS_CANCELS_MALUS, HIDDEN_RESERVES
 from engine.games.bia.orders import load_order, parse_order
 from engine.games.bia.state import BlockState, State
 from engine.games.bia.turn import (  # noqa: F401 - the sequence, as the tests reach it
@@ -35,7 +35,11 @@ from engine.games.bia.view import BiaView, sees_face, view
 
 #: the options of a game at set-up, all off unless chosen (RULINGS F1); ``umpire new
 #: --help`` lists them from :mod:`engine.games.bia.options`
-OPTIONS = {"advanced": ADVANCED}
+OPTIONS = {
+    "advanced": ADVANCED,
+    "bonus_cancels_malus": BONUS_CANCELS_MALUS,
+    "hidden_reserves": HIDDEN_RESERVES,
+}
 
 #: the phases that take orders; the others run by themselves
 DECISION_PHASES = {"production", "srm", "movement", "reaction", "combat", "blitz", "exploitation"}
@@ -90,11 +94,18 @@ class BlocksInAfrika:
         """The scenario and options of random game ``seed``: the ten scenarios (the four
         naval ones included) in turn, so that consecutive seeds spread over all of them,
         each ten of them with the advanced rules (option ``advanced``: recon, HQs,
-        Panzers Attack!; nothing in a naval scenario) and the next ten without."""
+        Panzers Attack!; nothing in a naval scenario) and the next ten without. Every
+        third game cancels Bonus against Malus (``bonus_cancels_malus``, RULINGS F5), and
+        every other advanced game hides its reserves (``hidden_reserves``, F6), the
+        scenarios that do so alternating from one advanced ten to the next."""
         ids = [s.id for s in self.scenarios()]
         options = dict(self.fuzz_options)
         if seed // len(ids) % 2:
             options["advanced"] = True
+            if (seed + seed // (2 * len(ids))) % 2 == 0:
+                options["hidden_reserves"] = True
+        if seed % 3 == 0:
+            options["bonus_cancels_malus"] = True
         return ids[seed % len(ids)], options
 
     def fuzz_pick(self, state: State, orders: list[Order], rng: Any) -> Order:
@@ -147,6 +158,12 @@ class BlocksInAfrika:
                 )
             if not isinstance(value, bool):
                 raise IllegalOrder("", f"The option {key} is on (true) or off (false).")
+        if (options or {}).get("hidden_reserves") and not options.get("advanced"):
+            raise IllegalOrder(  # Reserve Mode is an advanced rule (AR 16.0; RULINGS F7)
+                "",
+                "The option hidden_reserves hides the units in Reserve Mode, an advanced "
+                "rule (16.0): choose it together with advanced=true.",
+            )
         b = self.board
         sc = b.pack.scenario(scenario)
         state = State(
@@ -206,7 +223,7 @@ class BlocksInAfrika:
         return Result(winner=state.winner, level="victory", text=state.result_text)
 
     def prompt(self, state: State) -> Prompt:
-        return turn.prompt(Ctx(self.board, state, _NoDice()))
+        return prompts.prompt(Ctx(self.board, state, _NoDice()))
 
     def view(self, state: State, role: str | None) -> BiaMapView:
         """What ``role`` (a side, None for the public, EVERYONE for the audit) may see, as
@@ -268,7 +285,7 @@ class BlocksInAfrika:
         p = self.prompt(state)
         if p.role is None or (role is not None and role != p.role):
             return []
-        return turn.legal(Ctx(self.board, state, _NoDice()), p.role)
+        return prompts.legal(Ctx(self.board, state, _NoDice()), p.role)
 
     def apply(self, state: State, role: str, order: Order, dice: Dice) -> tuple[State, list[Event]]:
         p = self.prompt(state)

@@ -147,6 +147,9 @@ class State:
     #: 16.0 Reaction, L2433-2438): they stay put there and may move in the enemy's next
     #: Defender Reaction, at whose end the mode ends; public (the black barrel, RULINGS B92)
     reaction_reserve: list[str] = field(default_factory=list)
+    #: the blitz battle about to be fought that the non-phasing side is asked to react to
+    #: with its armour in Reserve Mode before it begins (7.8 L1876-1879; RULINGS B97-B99)
+    blitz_reaction: str | None = None
 
     def clone(self) -> State:
         return State(
@@ -164,7 +167,14 @@ class State:
             {k: list(v) for k, v in self.leader_ap.items()}, copy.deepcopy(self.naval),
             list(self.reserve), {k: list(v) for k, v in self.hq_done.items()},
             dict(self.fuelled), dict(self.recon_failed), list(self.reaction_reserve),
+            self.blitz_reaction,
         )  # fmt: skip
+
+    def reacting(self) -> bool:
+        """Whether the non-phasing side is the one moving: in the Defender Reaction (7.6, AR
+        Appendix) or with its armour in Reserve Mode before a blitz battle (7.8 L1876-1879;
+        RULINGS B97)."""
+        return self.phase == "reaction" or self.blitz_reaction is not None
 
     def on_map(self, side: str | None = None) -> list[BlockState]:
         return [
@@ -222,6 +232,7 @@ class State:
             "fuelled": self.fuelled,
             "recon_failed": self.recon_failed,
             "reaction_reserve": self.reaction_reserve,
+            "blitz_reaction": self.blitz_reaction,
         }
 
     @classmethod
@@ -245,4 +256,5 @@ class State:
             copy.deepcopy(d.get("naval", {})), list(d.get("reserve", [])),
             {k: list(v) for k, v in d.get("hq_done", {}).items()}, dict(d.get("fuelled", {})),
             dict(d.get("recon_failed", {})), list(d.get("reaction_reserve", [])),
+            d.get("blitz_reaction"),
         )  # fmt: skip

@@ -1,6 +1,6 @@
 """The sequence of play of Blocks in Afrika (7.0, L984-1005): which phase comes next,
-the phases that run by themselves, whose decision each waiting phase is, the orders it
-takes, and applying one.
+the phases that run by themselves, whether a phase waits on a player, and applying an
+order. The prompts and the legal orders are :mod:`engine.games.bia.prompts`.
 
 A side's half of the turn runs Strategic Warfare (7.1), Supply (7.2), Production (7.3),
 Strategic Rail Movement (7.4), Movement (7.5), Defender Reaction (7.6), Combat (7.7),
@@ -18,14 +18,12 @@ from typing import Any
 
 from engine.core.events import ORDER, Event, private
 from engine.core.orders import Order
-from engine.core.ruleset import Prompt
 from engine.games.bia import (
     air,
     blitz,
     combat,
     fleet,
     fuel,
-    hq,
     ledger,
     movement,
     ports,
@@ -91,13 +89,14 @@ def next_phase(ctx: Ctx) -> None:
     s = ctx.state
     if s.phase == "srm":  # a crossing from home takes the nation's SRM (L1121-1124)
         s.srm_used = sorted({ctx.board.block(i).power for i in s.moved})
+    elif s.phase == "reaction":  # a reserve that reacted is spent (AR 16.0; RULINGS B98)
+        reserve.spend_reactions(ctx)
     s.moved = []
     if s.phase == "production":
         ledger.store(ctx)
         s.air_due = []
-    elif s.phase == "reaction":
-        reserve.end_reaction(ctx)  # the reaction reserves' one phase (AR 16.0; RULINGS B92)
     elif s.phase == "blitz":
+        reserve.end_reaction(ctx)  # the enemy's reaction reserves, to its Blitz (RULINGS B98)
         air.rebase_all(ctx)  # 7.8.1 (L1880-1886)
         fuel.deactivate(ctx)  # AR 11.4 (L2158-2178, L2271-2278): the HQs and their fuel
         fleet.deactivate(ctx)  # the Navy HQs likewise (17.0 L2544; RULINGS B87)
@@ -169,137 +168,13 @@ def waits(ctx: Ctx) -> bool:
     if s.phase == "combat":
         return combat.advance(ctx, auto_start=True)
     if s.phase == "blitz":  # blitz battles are fought when ordered (L1871-1874)
+        if blitz.reaction_waits(ctx):  # armour in Reserve Mode reacts first (RULINGS B97)
+            return True
         return combat.advance(ctx, auto_start=False) or bool(blitz.blitz_orders(ctx))
     if s.phase == "exploitation":  # or an armoured HQ's Reaction reserve (AR 16.0)
         moves = any(movement.destinations(ctx, b) for b in s.on_map(s.player))
         return moves or bool(reserve.reserve_orders(ctx))
     return False
-
-
-# -- prompts and legal orders ------------------------------------------------------------
-
-
-def prompt(ctx: Ctx) -> Prompt:
-    s, board = ctx.state, ctx.board
-    base = {"turn": s.turn, "phase": s.phase}
-    if s.phase == "over":
-        return Prompt(role=None, kind="over", text=f"The game is over. {s.result_text}", **base)
-    head = f"Turn {s.turn}, {SIDE_NAME[s.player]} {PHASE_NAMES[s.phase]}"
-    if fleet.is_naval(board, s):
-        return fleet.prompt(ctx, head, base)
-    f = s.fight
-    if f and f["wait"]:
-        what, side = f["wait"].split(":")
-        where = ctx.where(f["hex"])
-        if what == "hit":
-            tied = combat.tied(board, s)
-            names = ", ".join(combat.name(board, b) for b in tied)
-            text = (f"{head}, battle at {where}: {f['pending']['hits']} hit(s) on your blocks; "
-                    f"the strongest are tied: {names}. Say which takes the next ('hit BLOCK').")  # fmt: skip
-            return Prompt(role=side, kind="hit", verbs=["hit", "standing"], text=text, **base)
-        if what == "aim":  # the attacker's TECH 2 fire after a recon (AR 12.1)
-            names = ", ".join(combat.name(board, b) for b in combat.tied(board, s))
-            text = (f"{head}, battle at {where}: {f['pending']['hits']} hit(s) of your TECH 2 "
-                    f"artillery or air units on an enemy the recon revealed; the strongest are "
-                    f"tied: {names}. Say which takes the next ('hit BLOCK').")  # fmt: skip
-            return Prompt(role=side, kind="aim", verbs=["hit", "standing"], text=text, **base)
-        step = combat.STEPS[min(f["step"], len(combat.STEPS) - 1)]
-        what = "withdraw air units" if step.startswith("withdraw") else "retreat blocks"
-        text = (f"{head}, battle at {where}, round {f['round']}: {what} "
-                "('retreat BLOCK HEX'), or 'stay'.")  # fmt: skip
-        return Prompt(
-            role=side, kind="retreat", verbs=["retreat", "stay", "standing"], text=text, **base
-        )
-    if s.phase == "reaction":
-        text = (f"{head}: react with air units to the battles ('react BLOCK HEX'): "
-                f"{', '.join(s.battles)}; then 'done'.")  # fmt: skip
-        verbs = ["react", "done", "standing"]
-        if fuel.playing(s):  # reacting air units need fuel (AR 11.10; Appendix L2461-2465)
-            verbs[1:1] = ["move", "activate", "fuel"]
-            text = text.replace("; then", "; fuelled first by an air HQ activated in place "
-                                "('activate HQ', 'fuel BLOCK HQ')"
-                                f"{reserve.prompt_note(ctx)}; then")  # fmt: skip
-        return Prompt(role=enemy(s.player), kind="reaction", verbs=verbs, text=text, **base)
-    verbs = {
-        "production": (["repair", "rebuild", "disband", "fly", "done", "standing"], "repair ('repair BLOCK') or rebuild ('rebuild BLOCK [HEX]') blocks, fly air units in from home ('fly BLOCK HEX'), then disband ('disband BLOCK') if you wish, then 'done'"),
-        "srm": (["rail", "done", "standing"], "move a unit by rail ('rail BLOCK HEX'), then 'done'"),
-        "movement": (["move", "fly", "attack", "ship", "done", "standing"], "move your blocks ('move BLOCK HEX...'; air units 'fly BLOCK HEX' to transfer, 'attack BLOCK HEX' to attack; by sea 'ship BLOCK PORT'), then 'done'"),
-        "combat": (["fight", "standing"], f"choose the next battle ('fight HEX'): {', '.join(s.battles)}"),
-        "blitz": (["blitz", "fight", "done", "standing"], "blitz ('blitz BLOCK HEX'), fight blitz battles ('fight HEX'), then 'done'"),
-        "exploitation": (["move", "done", "standing"], "exploit with armour ('move BLOCK HEX...'), then 'done'"),
-    }[s.phase]  # fmt: skip
-    words, text = verbs
-    if s.phase == "srm" and s.options.get("advanced"):  # an SRM for an AP (7.4, L1279-1280)
-        text = text.replace("), then", "; for a leader's AP 'rail BLOCK HEX LEADER'), then")
-        words.insert(words.index("done"), "activate")  # strategic HQs (AR 11.3)
-        text = text.replace("), then", "; activate a strategic HQ 'activate HQ'), then")
-    if s.phase == "movement" and s.options.get("advanced"):  # air recon (AR 12.0)
-        words = [*words[:3], "recon", *words[3:]]
-        text = text.replace("), then", "; air HQs 'recon HQ HEX'), then")
-        words.insert(words.index("done"), "reserve")  # Reserve Mode (AR 16.0)
-        text = text.replace("), then", "; Reserve Mode 'reserve BLOCK [HQ]'), then")
-        text = text.replace("), then", "; an unsupplied unit for a leader's AP "
-                            "'move BLOCK HEX... LEADER'), then")  # fmt: skip
-    if s.phase == "exploitation" and s.options.get("advanced"):  # AR 16.0 Reaction
-        words.insert(words.index("done"), "reserve")
-        text = text.replace("), then", "; Reserve Mode for a reaction in the enemy's "
-                            "next Defender Reaction 'reserve BLOCK HQ'), then")  # fmt: skip
-    if s.phase in ("movement", "exploitation") and fuel.playing(s):  # AR 11.0-11.10
-        return fuel.prompt(ctx, head, words, text, base)
-    return Prompt(role=s.player, kind=s.phase, verbs=words, text=f"{head}: {text}.", **base)
-
-
-def legal(ctx: Ctx, role: str) -> list[Order]:
-    """Every order ``role`` may give now."""
-    s = ctx.state
-    p = prompt(ctx)
-    if p.role is None or role != p.role:
-        return []
-    if fleet.is_naval(ctx.board, s):
-        return fleet.legal(ctx, role)
-    out: list[Order] = []
-    if p.kind == "hit":
-        out = [Hit(block=b.id) for b in combat.tied(ctx.board, s)]
-    elif p.kind == "aim":  # enemy blocks, named by their tokens (1.3)
-        out = [Hit(block=b.token) for b in combat.tied(ctx.board, s)]
-    elif p.kind == "retreat":
-        out = [Retreat(block=b.id, to=n) for b, n in combat.retreats(ctx, role)]
-        out.append(Stay())
-    elif s.phase == "reaction":
-        out = [*air.react_orders(ctx), *reserve.reaction_orders(ctx),
-               *fuel.activate_orders(ctx), *fuel.fuel_orders(ctx), Done()]  # fmt: skip
-    elif s.phase == "production":
-        out = [*spending.orders(ctx), *air.arrival_orders(ctx), Done()]
-    elif s.phase == "srm":
-        out = [*srm.rail_orders(ctx), *fuel.activate_orders(ctx), Done()]
-    elif s.phase in ("movement", "exploitation"):
-        for b in sorted(s.on_map(role), key=lambda b: b.id):
-            out.extend(movement.destinations(ctx, b))
-        if s.phase == "movement":
-            out.extend(air.fly_orders(ctx))
-            out.extend(air.attack_orders(ctx))
-            out.extend(recon.recon_orders(ctx))
-            out.extend(sea.ship_orders(ctx))
-            out.extend(hq.oos_move_orders(ctx))
-        out.extend(reserve.reserve_orders(ctx))  # AR 16.0 (Motorization, Reaction)
-        out.extend(fuel.activate_orders(ctx))  # AR 11.3-11.10
-        out.extend(fuel.fuel_orders(ctx))
-        out.append(Done())
-    elif s.phase == "combat":
-        out = [Fight(hex=h) for h in s.battles]
-    elif s.phase == "blitz":
-        out = [*blitz.blitz_orders(ctx), *(Fight(hex=h) for h in s.battles)]
-        if not s.battles:
-            out.append(Done())
-    standing = [
-        Standing(topic=topic, value=v)
-        for topic, values in STANDING.items()
-        for v in values
-        if v != combat.standing(s, role, topic) and STANDING_SIDE.get(topic, role) == role
-        and topic != "naval"  # the naval scenarios' (fleet.legal)
-    ]
-    done = [o for o in out if isinstance(o, Done)]
-    return standing + [o for o in out if not isinstance(o, Done)] + done
 
 
 # -- applying an order --------------------------------------------------------------------
@@ -331,6 +206,11 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
                     f["wait"] = None
         settle(ctx)
         return
+    if s.blitz_reaction is not None and not isinstance(order, Done):
+        blitz.apply_reaction(ctx, order)  # armour in Reserve Mode, never air (7.8; B97)
+        _keep_order_private(ctx, role, order, order.block, " ".join(order.path))  # type: ignore[attr-defined]
+        settle(ctx)
+        return
     moving = _BLOCK_TO.get(type(order))
     purchase = _PURCHASES.get(type(order))
     if moving is not None:
@@ -356,7 +236,10 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
         if s.fight or order.hex not in s.battles:
             raise refuse("BIA 7.7", f"There is no battle to fight at {order.hex}.",
                          f"Battles to fight: {', '.join(s.battles) or 'none'}.")  # fmt: skip
-        combat.start(ctx, order.hex)
+        if s.phase == "blitz":
+            blitz.fight(ctx, order.hex)  # after the enemy's reaction, if any (RULINGS B97)
+        else:
+            combat.start(ctx, order.hex)
     elif isinstance(order, Activate) and not fleet.is_naval(ctx.board, s):
         fuel.apply_activate(ctx, order)  # an HQ on the map (AR 11.3; the HQ turns face up)
         b = s.blocks.get(order.block) or s.by_token(order.block.upper())
@@ -395,6 +278,10 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
         combat.do_retreat(ctx, b, order.to)
     elif isinstance(order, Stay):
         combat.end_retreats(ctx)
+    elif isinstance(order, Done) and s.blitz_reaction is not None:
+        ctx.events.append(Event("done", f"{SIDE_NAME[role]} ends its reaction to the blitz "
+                                f"battle at {ctx.where(s.blitz_reaction)}."))  # fmt: skip
+        blitz.begin(ctx)
     elif isinstance(order, Done):
         if s.phase == "blitz" and s.battles:
             raise refuse("BIA 7.8", f"Fight the blitz battles first: {', '.join(s.battles)}.")

@@ -4,8 +4,9 @@ A block's position, nation (its colour) and public token are seen by everyone, a
 is the white barrel (out of supply, 7.2). Its identity, type and strength are its
 owner's alone, unless a battle or a recon has turned it face up (then both sides see it
 until the Final Supply Check, L2416-2417). The public view is what both sides see.
-So are a block's Reserve Mode (the black barrel, AR 16.0; RULINGS B62, B95) and the hexes a
-recon revealed this turn (AR 12.0; RULINGS B47), and those where an attempt revealed
+So are a block's Reserve Mode (the black barrel, AR 16.0; RULINGS B62, B95), but for its
+owner's eyes only under the option ``hidden_reserves`` (L2447-2448; RULINGS F6), and the
+hexes a recon revealed this turn (AR 12.0; RULINGS B47), and those where an attempt revealed
 nothing (B83). A Supreme Leader's AP left (advanced
 rules, L1994-2004; RULINGS B60) are its own side's to read, as the PP are (RULINGS F2).
 An activated HQ lies face up with its AP for all (AR 11.3); which units are fuelled is
@@ -35,7 +36,8 @@ class BlockView(BaseModel):
     oos: bool = False
     revealed: bool = False
     #: in Reserve Mode, by Motorization or for a reaction: the black barrel, public (AR
-    #: 16.0, L2418-2446; RULINGS B62, B95)
+    #: 16.0, L2418-2446; RULINGS B62, B95), its owner's only under the option
+    #: ``hidden_reserves`` (L2447-2448; RULINGS F6)
     reserve: bool = False
     #: an activated HQ, face up with its action points left (AR 11.3; public)
     active_ap: int | None = None
@@ -76,6 +78,13 @@ def sees_face(state: State, b: BlockState, viewer: str | None) -> bool:
     return viewer == EVERYONE or viewer == b.side or b.revealed
 
 
+def sees_reserve(state: State, b: BlockState, viewer: str | None) -> bool:
+    """Whether ``viewer`` sees the black barrel of a block in Reserve Mode: everyone does
+    (RULINGS B62, B95) unless the option ``hidden_reserves`` puts it on the owner's set-up
+    board (16.0, L2447-2448; RULINGS F6), where only the owner and the audit see it."""
+    return not state.options.get("hidden_reserves") or viewer in (EVERYONE, b.side)
+
+
 def block_view(board: Board, state: State, b: BlockState, viewer: str | None) -> BlockView:
     block = board.block(b.id)
     power = board.pack.units.powers[block.power]
@@ -88,7 +97,8 @@ def block_view(board: Board, state: State, b: BlockState, viewer: str | None) ->
         at=b.at,
         oos=b.oos,
         revealed=b.revealed,
-        reserve=b.id in state.reserve or b.id in state.reaction_reserve,
+        reserve=sees_reserve(state, b, viewer)
+        and (b.id in state.reserve or b.id in state.reaction_reserve),
         active_ap=state.hq_active.get(b.id),
         fuelled=b.id in state.fuelled and viewer in (EVERYONE, b.side),
     )
