@@ -11,12 +11,17 @@ by default as in the bot). On each backend in turn:
 1. **Set-up**: ``--games`` games, Patton's First Victory and Axis & Allies Revised
    alternately, every seat taken and every game started, by ``--setup-processes``
    processes at once on PostgreSQL (one on SQLite, which has one writer at a time);
-   timed on its own.
+   then one random order on each of the ``--active`` games to be driven, so that the
+   games in play are the ones played last, as when bots restart in the middle of play
+   (:func:`prime_games`); timed on its own. Each game's Discord server (:func:`guild_of`)
+   puts it on the shard of the worker :func:`deal` gives it to.
 2. **Runs**: the first ``--active`` games are shared out between the worker processes,
    each getting games of every ruleset (:func:`deal`): 4 on PostgreSQL; 1, then 4 "for
    information", on SQLite (``--sqlite-processes``).
-   Each process opens its own service, as a bot process would, and runs one asyncio
-   task per game. A task submits a random legal order for the role whose decision it
+   Each process opens its own service, as a bot process would, warms it as a bot
+   process does before it logs in (:meth:`Service.warm` for its shard: the active games
+   of its shard played most recently, up to the cache's size; its database connections;
+   ``--cold`` leaves this out), and then runs one asyncio task per game. A task submits a random legal order for the role whose decision it
    is (``bot.service_fuzz.random_order``) with the action number it was chosen at;
    only the ``submit`` call is timed. The first ``--script`` orders of each game are
    chosen before the runs, by playing the game in memory with its id, options, secret
@@ -33,9 +38,10 @@ by default as in the bot). On each backend in turn:
    verifies from an export with its secret (every roll and every entry replayed); the
    games of the database hold as many actions as were acknowledged in all.
 
-Prints, per run, the orders acknowledged per second, the p50/p99/max latency of
-``submit`` (and the p99 of the orders sent after the first ``WARM_UP`` seconds, once
-every game has been loaded into memory), the refusals as stale (zero expected: one task owns each game), the CPU time
+Prints each worker's warm-up (games loaded, seconds: before the clock starts), then, per
+run, the orders acknowledged per second, the p50/p99/max latency of ``submit`` (and the
+p99 of the orders sent after the first ``WARM_UP`` seconds, once any game the warm-up
+left out has been loaded into memory), the refusals as stale (zero expected: one task owns each game), the CPU time
 per order of the workers and of the database server, and on PostgreSQL the statements
 the workers sent per order (a count the machine's other work does not blur, unlike CPU
 time), and the workers' share of it spent in the kernel. ``--profile FILE`` writes
@@ -78,9 +84,9 @@ RULESETS = ("pfv", "aa-revised")
 CREATOR = "load-creator"
 #: how long the parent waits for a child past the time its work should take
 MARGIN = 300.0
-#: seconds at the start of a run after which latencies also count as "settled": a run
-#: starts with nothing in memory, so each game's first order loads it from the database,
-#: and those loads arrive together at first
+#: seconds at the start of a run after which latencies also count as "settled": a game
+#: not in memory (every game, with ``--cold``) is loaded by its first order, and those
+#: loads arrive together at first
 WARM_UP = 10.0
 
 
@@ -96,9 +102,26 @@ def deal(ids: list[str], p: int, processes: int) -> list[str]:
     """The games of worker ``p`` of ``processes``: the games dealt out a ruleset's round at
     a time (``len(RULESETS)`` neighbours together), so that every worker plays every
     ruleset, as a bot process would, rather than one ruleset each when the number of
-    processes is a multiple of the number of rulesets."""
+    processes is a multiple of the number of rulesets. They are the games whose guild
+    (:func:`guild_of`) is on Discord shard ``p`` of ``processes``: the games a bot
+    process running that shard serves, and warms (:func:`shard_serves`)."""
     step = len(RULESETS)
     return [g for k, g in enumerate(ids) if (k // step) % processes == p]
+
+
+def guild_of(i: int) -> str:
+    """The Discord server of game ``i``: a snowflake whose shard (Discord's rule, the id
+    shifted right 22 bits, modulo the shard count) is the worker :func:`deal` gives the
+    game to, whatever the number of workers."""
+    return str(((i // len(RULESETS)) << 22) + 1)
+
+
+def shard_serves(p: int, processes: int) -> Any:
+    """Whether a guild is on worker ``p``'s shard: the test ``umpire bot --shards p
+    --shard-count processes`` warms its cache with (:meth:`Shards.serves`)."""
+    from bot.discord.cli import Shards
+
+    return Shards((p,), processes).serves
 
 
 def _secret(seed: int, i: int) -> bytes:
@@ -130,6 +153,10 @@ class RunFigures:
     latencies: list[float] = field(default_factory=list)
     #: the latencies of orders submitted after the run's first :data:`WARM_UP` seconds
     settled: list[float] = field(default_factory=list)
+    #: the others: those of orders submitted in the run's first :data:`WARM_UP` seconds
+    early: list[float] = field(default_factory=list)
+    #: the machine's 1-minute load average when the run started and when it ended
+    load: tuple[float, float] | None = None
     #: CPU seconds the worker processes used, summed
     cpu: float = 0.0
     #: of which in the kernel (system time: sockets, mostly)
@@ -161,8 +188,11 @@ class RunFigures:
         ]
         settled = ""
         if self.settled:
+            early = sorted(self.early)
+            first = f"first {WARM_UP:g} s: p99 {percentile(early, 99) * 1000:.1f} ms; " if early else ""
             p99 = percentile(sorted(self.settled), 99) * 1000
-            settled = f" (after the first {WARM_UP:g} s: p99 {p99:.1f} ms)"
+            settled = f" ({first}after the first {WARM_UP:g} s: p99 {p99:.1f} ms)"
+        load = f"; load average {self.load[0]:.2f} -> {self.load[1]:.2f}" if self.load else ""
         return (
             f"  run ({offered}, {self.processes} process{'es' if self.processes > 1 else ''}, "
             f"{self.seconds:.1f} s): {self.acked} orders, {self.per_second:.0f} orders/s; "
@@ -170,7 +200,7 @@ class RunFigures:
             f"stale {self.stale}, errors {len(self.errors)}, games ended by their rules "
             f"{self.finished}; CPU per order: workers {self.cpu * 1000 / max(1, self.acked):.2f}"
             f" ms (kernel {self.kernel * 1000 / max(1, self.acked):.2f}){db}, machine "
-            f"{self.busy:.0%} busy; {self.live} orders chosen during the run"
+            f"{self.busy:.0%} busy{load}; {self.live} orders chosen during the run"
         )
 
 
@@ -198,6 +228,11 @@ class LoadReport:
     check_seconds: float = 0.0
     #: time the slowest process took to choose its scripts, before the runs
     script_seconds: float = 0.0
+    #: orders played on the driven games after the set-up (see :func:`prime_games`)
+    primed: int = 0
+    #: what each worker's warm-up did (:meth:`Service.warm`), in worker order; empty: none
+    warmed: list[str] = field(default_factory=list)
+    warm_seconds: list[float] = field(default_factory=list)
 
     @property
     def consistent(self) -> bool:
@@ -374,6 +409,7 @@ async def create_games(target: str, indices: list[int], seed: int, pool: int | N
                 seats={role: player(role) for role in rs.roles(scenario)},
                 game_id=game_id(i),
                 secret=_secret(seed, i),
+                guild=guild_of(i),
             )
             await service.start(created.game, CREATOR)
             service.forget(created.game)  # the set-up does not warm the runs' cache
@@ -384,6 +420,29 @@ async def create_games(target: str, indices: list[int], seed: int, pool: int | N
     finally:
         await service.close()
     return made
+
+
+async def prime_games(target: str, indices: list[int], seed: int, pool: int | None,
+                      sync: str) -> int:  # fmt: skip
+    """One random legal order on each of the games ``indices`` (the ones the runs drive),
+    after every game is made: the games in play are then the ones played last, as they
+    are when a bot restarts in the middle of play, which is what :meth:`Service.warm`
+    goes by. How many orders."""
+    service = await open_service(target, pool=pool, sync=sync)
+    played = 0
+    try:
+        for i in indices:
+            game = game_id(i)
+            ruleset, state, seq = await service.live_state(game)
+            if ruleset.prompt(state).role is None:
+                continue
+            role, order = random_order(ruleset, state, random.Random(f"{seed}|{game}|prime"))
+            await service.submit(game, player(role), order, role=role, seen=seq)
+            service.forget(game)
+            played += 1
+    finally:
+        await service.close()
+    return played
 
 
 # -- the runs --------------------------------------------------------------------------
@@ -404,8 +463,14 @@ async def drive_games(
     script: int = 0,
     profile: str | None = None,
     server_pid: int | None = None,
+    shard: int = 0,
+    warm: bool = True,
 ) -> dict[str, Any]:
     """One worker process: every rate in turn on ``games``, then the checks of its games.
+
+    Before the clock of the first run starts, with ``warm``, the service warms itself as
+    a bot process does before it logs in (:meth:`Service.warm`, for the games of its
+    shard ``shard`` of ``processes``); without, the runs start with nothing in memory.
 
     ``rates`` are orders a second offered by all the processes together (0: as fast as
     possible); ``orders`` caps each run at that many orders for this process. With
@@ -431,8 +496,11 @@ async def drive_games(
                 rng = random.Random(f"{seed}|{game}")
                 driver.scripts[game] = choose_script(row, actions, script, rng)
         scripted = time.monotonic() - t0
-        for game in games:  # the runs start as a bot's would: nothing in memory
+        for game in games:  # the runs start as a bot's would: nothing in memory...
             service.forget(game)
+        warmed = None
+        if warm:  # ...but what it warms before taking orders, the same way
+            warmed = await service.warm(serves=shard_serves(shard, processes))
         profiler = None
         if profile:
             import cProfile
@@ -467,6 +535,8 @@ async def drive_games(
         "verified": verified,
         "check_seconds": checked,
         "script_seconds": scripted,
+        "warmed": warmed and warmed.line(),
+        "warm_seconds": warmed and warmed.seconds,
     }
 
 
@@ -512,6 +582,8 @@ class _Driver:
         """One run at ``rate`` orders a second in all (0: each game as fast as it goes)."""
         self.latencies: list[float] = []
         self.settled: list[float] = []
+        self.early: list[float] = []
+        load0 = os.getloadavg()[0]
         self.errors: list[str] = []
         self.stale = self.claimed = self.live = 0
         self.choice_errors: list[str] = []
@@ -542,6 +614,8 @@ class _Driver:
             "errors": self.errors + self.choice_errors,
             "latencies": self.latencies,
             "settled": self.settled,
+            "early": self.early,
+            "load": (load0, os.getloadavg()[0]),
             "ended": len(self.ended),
             "live": self.live,
         }
@@ -602,8 +676,7 @@ class _Driver:
                     self.ended.add(game)
             finally:
                 self.latencies.append(time.perf_counter() - t0)
-                if settled:
-                    self.settled.append(self.latencies[-1])
+                (self.settled if settled else self.early).append(self.latencies[-1])
             if not interval:
                 await asyncio.sleep(0)  # let the other games have their turn
 
@@ -685,10 +758,13 @@ def load_test(
     profile: str | None = None,
     script: int = 0,
     server_pid: int | None = None,
+    warm: bool = True,
 ) -> LoadReport:
     """Set up ``games`` games in the database ``target`` (unless ``setup`` is false: they
-    are there from an earlier call), drive ``active`` of them from ``processes``
-    processes at each rate, check; the figures and checks (printing nothing)."""
+    are there from an earlier call) and play an order on each of the first ``active``
+    (:func:`prime_games`), drive those from ``processes`` processes at each rate, each
+    process first warming its service unless ``warm`` is false, check; the figures and
+    checks (printing nothing)."""
     if active > games:
         raise ValueError("--active cannot exceed --games")
     report = LoadReport(label or ("PostgreSQL" if is_pg_url(target) else "SQLite"), games)
@@ -709,9 +785,15 @@ def load_test(
             ],
             timeout=MARGIN + games,
         )  # fmt: skip
-        report.setup_seconds = time.monotonic() - t0
         if sum(made) != games:
             raise RuntimeError(f"the set-up made {sum(made)} games of {games}")
+        primed = _in_processes(
+            [(prime_games, target, list(range(p, active, setup_processes)), seed, pool, sync)
+             for p in range(setup_processes)],
+            timeout=MARGIN + active,
+        )  # fmt: skip
+        report.primed = sum(primed)
+        report.setup_seconds = time.monotonic() - t0
     ids = [game_id(i) for i in range(active)]
     _, before, _ = asyncio.run(_census(target, sync, set(ids)))
     barrier = multiprocessing.get_context("fork").Barrier(processes)
@@ -720,7 +802,7 @@ def load_test(
             (drive_games, target, deal(ids, p, processes), rates, seconds, orders, processes,
              seed, pool, sync, cache, barrier, script,
              profile and (profile if p == 0 else f"{profile}.w{p}"),
-             server_pid if p == 0 else None)
+             server_pid if p == 0 else None, p, warm)
             for p in range(processes)
         ],
         timeout=MARGIN * (len(rates) + 2) + seconds * len(rates) + active,
@@ -731,6 +813,7 @@ def load_test(
         figures.seconds = max(p["end"] for p in parts) - min(p["start"] for p in parts)
         figures.busy = parts[0]["busy"][0] / parts[0]["busy"][1] if parts[0]["busy"][1] else 0.0
         figures.db_cpu = parts[0]["db_cpu"]
+        figures.load = parts[0].get("load")
         for p in parts:
             figures.cpu += p["cpu"]
             figures.kernel += p.get("kernel", 0.0)
@@ -741,6 +824,7 @@ def load_test(
             figures.errors += p["errors"]
             figures.latencies += p["latencies"]
             figures.settled += p.get("settled", [])
+            figures.early += p.get("early", [])
         figures.finished = sum(r["runs"][k]["ended"] for r in results) - sum(
             r["runs"][k - 1]["ended"] for r in results if k
         )
@@ -753,6 +837,9 @@ def load_test(
         report.unverified += r["unverified"]
         report.check_seconds = max(report.check_seconds, r["check_seconds"])
         report.script_seconds = max(report.script_seconds, r["script_seconds"])
+        if r.get("warmed"):
+            report.warmed.append(r["warmed"])
+            report.warm_seconds.append(r["warm_seconds"])
     listed, stored, report.strays = asyncio.run(_census(target, sync, set(ids)))
     report.stored = stored - before
     if listed != games:
@@ -766,11 +853,20 @@ def print_report(report: LoadReport) -> None:
         print(
             f"  set-up: {report.games} games created, seated and started by "
             f"{report.setup_processes} process{'es' if report.setup_processes > 1 else ''} "
-            f"in {report.setup_seconds:.1f} s "
-            f"({report.games / report.setup_seconds:.0f} games/s)"
+            f"in {report.setup_seconds:.1f} s, with an order played on each of the "
+            f"{report.primed} to be driven"
         )
     if report.script_seconds >= 0.05:
         print(f"  orders chosen before the runs in {report.script_seconds:.1f} s")
+    if report.warmed:
+        print(
+            f"  warm-up before the runs (Service.warm, as a bot process before it logs in): "
+            f"{', '.join(f'{s:.2f}' for s in report.warm_seconds)} s per process"
+        )
+        for n, line in enumerate(report.warmed):
+            print(f"    process {n}: {line}")
+    else:
+        print("  no warm-up: the runs start with nothing in memory (--cold)")
     for run in report.runs:
         print(run.line())
         for error in run.errors[:3]:
@@ -824,6 +920,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--script", type=int, default=60,
                         help="orders per game chosen before the runs (0: choose each in the run)")  # fmt: skip
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--cold", action="store_true",
+                        help="no warm-up before the runs (Service.warm): what warming saves")  # fmt: skip
     parser.add_argument("--profile", help="cProfile statistics (CPU time) of each worker's runs to "
                         "FILE.pg (the first), FILE.pg.w1, ..., FILE.sqlite1, ...")  # fmt: skip
     args = parser.parse_args(argv)
@@ -848,7 +946,7 @@ def main(argv: list[str] | None = None) -> int:
     common = dict(games=args.games, active=args.active, rates=args.rates, seconds=args.seconds,
                   setup_processes=args.setup_processes, seed=args.seed, pool=args.pool,
                   sync=args.sync, cache=args.cache,
-                  script=args.script)  # fmt: skip
+                  script=args.script, warm=not args.cold)  # fmt: skip
     print(
         f"{args.games} games ({', '.join(RULESETS)} alternately), {args.active} driven at once, "
         f"{args.seconds:g} s per run; targets: 500 orders/s and p99 under 50 ms on PostgreSQL"

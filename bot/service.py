@@ -64,6 +64,7 @@ from bot.store import (
     SnapshotRow,
     SnapshotTip,
     Store,
+    StoreError,
     Tx,
     UserSettingsRow,
     open_store,
@@ -92,6 +93,10 @@ log = logging.getLogger(__name__)
 #: nearly every order a miss (issue 16). A game in memory costs about 7-16 KiB (PFV, TAC,
 #: BIA, AA-NA) and 40-50 KiB (A&A Revised's units), so 1,024 of them 10-50 MiB a process.
 CACHE_SIZE = 1024
+
+#: seconds a process spends at most loading games into its cache before it takes commands
+#: (:meth:`Service.warm`); what is left loads at the first command, as without warming
+WARM_SECONDS = 30.0
 
 #: seconds between two full passes of Python's cycle collector (see _settle_garbage)
 GC_SWEEP_SECONDS = 600.0
@@ -655,6 +660,36 @@ class _Live:
         )
 
 
+@dataclass
+class WarmReport:
+    """What :meth:`Service.warm` did."""
+
+    #: games loaded into memory
+    games: int = 0
+    #: the active games it meant to load: those this process serves, the most recently
+    #: played first, as many as the cache holds (or the limit asked)
+    candidates: int = 0
+    #: games that could not be rebuilt (each logged; its commands will say why)
+    skipped: int = 0
+    #: database connections open and used before the loads
+    connections: int = 0
+    #: the rulesets of the games loaded (each one's code and data now in use)
+    rulesets: tuple[str, ...] = ()
+    seconds: float = 0.0
+    #: why it stopped before loading every candidate, else None
+    stopped: str | None = None
+
+    def line(self) -> str:
+        rulesets = f" ({', '.join(self.rulesets)})" if self.rulesets else ""
+        skipped = f", {self.skipped} that cannot be rebuilt skipped" if self.skipped else ""
+        stopped = f"; stopped: {self.stopped}" if self.stopped else ""
+        return (
+            f"warmed {self.games} of {self.candidates} games{rulesets} over "
+            f"{self.connections} database connection{'s' if self.connections != 1 else ''} "
+            f"in {self.seconds:.2f} s{skipped}{stopped}"
+        )
+
+
 # -- the service -----------------------------------------------------------------------
 
 
@@ -701,6 +736,71 @@ class Service:
     def forget(self, game_id: str) -> None:
         """Drop a game from the memory cache; the next command loads it from the database."""
         self._cache.pop(game_id, None)
+
+    async def warm(
+        self,
+        *,
+        serves: Callable[[str | None], bool] | None = None,
+        limit: int | None = None,
+        budget: float = WARM_SECONDS,
+    ) -> WarmReport:
+        """Before taking commands, load into memory the games most likely to get the next
+        orders (issue 16: a process starting cold under load had every first order load
+        its game, five statements and a rebuild more than an order of a game in memory,
+        all in the same first seconds; the orders queued for the database connections
+        those loads held).
+
+        First every connection of the store is opened and used
+        (``store.warm_connections``). The candidates are the active games whose guild
+        ``serves`` accepts (all when None; a bot process passes its shards' test), the
+        one with the most recent log entry first, at most ``limit`` and never more than
+        the cache holds, so none pushes out another. Each is loaded as a command loads
+        it (:meth:`_live`, under the game's lock), with its prompt worked out; as many
+        load at once as there are connections. No load starts once ``budget`` seconds
+        have passed; the rest load at their first command, as without warming. A game
+        that cannot be rebuilt is logged and skipped. Finally the cache is ordered so
+        that the most recently played games are the last it would drop, and what was
+        loaded is set aside from the cycle collector as after an order."""
+        start = time.monotonic()
+        report = WarmReport(connections=await self.store.warm_connections())
+        async with self.store.read() as tx:
+            ranked = await tx.active_games_by_activity()
+        room = CACHE_SIZE if limit is None else max(0, min(limit, CACHE_SIZE))
+        todo = [game for game, guild in ranked if serves is None or serves(guild)][:room]
+        report.candidates = len(todo)
+        pending = iter(todo)
+        rulesets: set[str] = set()
+
+        async def loader() -> None:
+            for game_id in pending:
+                if time.monotonic() - start >= budget:
+                    report.stopped = f"its time budget of {budget:g} s ran out"
+                    return
+                try:
+                    async with self._locked(game_id):
+                        live = await self._live(game_id)
+                        if live.prompt is None:
+                            live.prompt = live.ruleset.prompt(live.state)
+                except (ServiceError, StoreError) as exc:  # damaged: its commands say so
+                    report.skipped += 1
+                    log.warning("warming the game cache, %s skipped: %s", game_id, exc)
+                    continue
+                except Exception:  # an engine's fault on one game must not stop a start
+                    report.skipped += 1
+                    log.exception("warming the game cache, %s skipped", game_id)
+                    continue
+                report.games += 1
+                rulesets.add(live.row.ruleset)
+
+        await asyncio.gather(*(loader() for _ in range(max(1, report.connections))))
+        for game_id in reversed(todo):  # the most recently played dropped last
+            if game_id in self._cache:
+                self._cache.move_to_end(game_id)
+        _settle_garbage()
+        report.rulesets = tuple(sorted(rulesets))
+        report.seconds = time.monotonic() - start
+        log.info("%s", report.line())
+        return report
 
     async def _live(self, game_id: str) -> _Live:
         """The game as it stands in the database now (the cache when still current)."""
@@ -1427,18 +1527,15 @@ class Service:
         )
         new = _Live(_copy_row(live.row), live.seats, rs, state, dice.chain, next_prompt, live.tip)
         new.row.head, new.row.entries, new.row.version = seq, entry, live.row.version + 1
+        # worked out before the write transaction, which holds the game's lock (SQLite's
+        # file-wide writer lock) only for its statements
+        dumped = rs.dump_state(state) if after != before or finished else None
         async with self._write(live, head=seq, entries=entry, version=new.row.version) as tx:
             await tx.append_action(action, ruleset=live.row.ruleset, previous=previous)
-            if after != before or finished:
+            if dumped is not None:
                 new.tip = await tx.insert_snapshot(
                     SnapshotRow(
-                        game_id,
-                        entry,
-                        seq,
-                        after.turn,
-                        after.player,
-                        after.phase,
-                        rs.dump_state(state),
+                        game_id, entry, seq, after.turn, after.player, after.phase, dumped
                     ),
                     tip=live.tip,
                 )

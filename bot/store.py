@@ -926,6 +926,11 @@ class Store:
             except sqlite3.Error as exc:
                 raise _explain(self.path, exc) from None
 
+    async def warm_connections(self) -> int:
+        """Connections open for commands once warmed (:meth:`bot.service.Service.warm`):
+        SQLite has its one, open since :meth:`open`."""
+        return 1
+
     async def game_and_seats(self, game_id: str) -> tuple[GameRow, list[SeatRow]] | None:
         """A game and its seats in one statement: consistent without a transaction of its
         own, and one round trip to the database thread (the start of every command)."""
@@ -1047,6 +1052,17 @@ class Tx:
             sql += " AND status = ?"
             params.append(status)
         return [_game(r) for r in await self._all(sql + " ORDER BY created_at, id", params)]
+
+    async def active_games_by_activity(self) -> list[tuple[str, str | None]]:
+        """Every active game as ``(id, guild)``, the one whose latest log entry is the most
+        recent first (a game without one yet by when it was created): the games most
+        likely to get the next orders (:meth:`bot.service.Service.warm`, issue 16)."""
+        rows = await self._all(
+            "SELECT g.id, g.guild FROM games g WHERE g.status = 'active' ORDER BY COALESCE("
+            "(SELECT a.created_at FROM actions a WHERE a.game = g.id AND a.entry = g.entries),"
+            " g.created_at) DESC, g.id"
+        )
+        return [(r[0], r[1]) for r in rows]
 
     async def insert_game(self, g: GameRow) -> None:
         await self._run(

@@ -45,6 +45,7 @@ row, once per database (``bench/bench_storage.py`` prints that share).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 import re
@@ -327,6 +328,15 @@ _GAME_AND_SEATS = (
 )
 
 
+#: :meth:`PgStore.warm_connections`: a statement naming every table an order reads or
+#: writes, which makes a new server process load them (and their indexes) into its caches
+_WARM_TABLES = "SELECT " + ", ".join(
+    f"(SELECT 1 FROM {table} LIMIT 0)"
+    for table in ("games", "seats", "actions", "action_chunks", "snapshots", "deadlines",
+                  "notifications", "audit")
+)  # fmt: skip
+
+
 class PgStore:
     """One PostgreSQL database. Open with ``await PgStore.open(url)``; close when done."""
 
@@ -380,7 +390,6 @@ class PgStore:
         (``LISTEN`` on a connection of its own, outside the pool), until cancelled. A lost
         connection is opened again after ``retry`` seconds, with one ``wake()`` for what
         may have been missed meanwhile."""
-        import asyncio
         import logging
 
         while True:
@@ -451,6 +460,39 @@ class PgStore:
                 return int((await cur.fetchone())[0])
         except (psycopg.Error, psycopg_pool.PoolTimeout) as exc:
             raise _explain(self.url, exc) from None
+
+    async def warm_connections(self, timeout: float = 5.0) -> int:
+        """Open every connection of the pool at once, each reading the tables an order
+        touches so that its server process has them in its caches, before commands come
+        (:meth:`bot.service.Service.warm`; issue 16: left to itself, the pool opens a
+        connection only when a command is waiting for one, one at a time, and a new
+        server process reads the catalog at its first statements); how many are open.
+        The pool closes the ones left idle after its ``max_idle``."""
+        wanted = self._pool.max_size
+        opened = 0
+        everyone = asyncio.Event()
+
+        async def one() -> None:
+            nonlocal opened
+            async with self._pool.connection(timeout=timeout) as conn:
+                await conn.execute(_WARM_TABLES)
+                opened += 1
+                if opened >= wanted:
+                    everyone.set()
+                # held until all are open: a connection given back would be taken again
+                # by the next waiter instead of the pool opening another
+                try:
+                    await asyncio.wait_for(everyone.wait(), timeout)
+                except TimeoutError:
+                    pass
+
+        done = await asyncio.gather(*(one() for _ in range(wanted)), return_exceptions=True)
+        failed = next((x for x in done if isinstance(x, BaseException)), None)
+        if failed is not None and not isinstance(failed, psycopg.Error | psycopg_pool.PoolTimeout):
+            raise failed
+        if failed is not None and not opened:
+            raise _explain(self.url, failed) from None
+        return opened
 
     async def game_and_seats(self, game_id: str) -> tuple[GameRow, list[SeatRow]] | None:
         """A game and its seats in one statement (the start of every command, issue 16):

@@ -103,6 +103,17 @@ class Shards:
         games without a channel, and direct messages (which Discord sends to shard 0)."""
         return self.ids is None or 0 in self.ids
 
+    def serves(self, guild: str | None) -> bool:
+        """Whether this process serves the games of ``guild`` (what it warms its cache
+        with before logging in): Discord puts a server on shard ``(id >> 22) % count``; a
+        game with no server known (console, email, or made before games recorded theirs)
+        belongs to the primary process."""
+        if self.ids is None or self.count is None:
+            return True
+        if guild is None or not (guild.isascii() and guild.isdigit()):
+            return self.primary
+        return (int(guild) >> 22) % self.count in self.ids
+
 
 def parse_shards(shards: str | None, count: int | None) -> Shards:
     """``--shards 0,1 --shard-count 4``; ``--shard-count N`` alone runs all N shards here.
@@ -221,6 +232,9 @@ async def open_bot_process(settings: Settings, shards: Shards) -> BotProcess:
     service = await Service.open(settings.db_path)
     process = BotProcess(service, None)
     try:
+        # the games this process serves, loaded before it logs in: no command can come
+        # before this ends (issue 16, the first seconds of a cold start)
+        await service.warm(serves=shards.serves)
         if shards.primary:
             process.mail = await start_beside(settings.db_path)  # when configured
         if process.mail is not None:
