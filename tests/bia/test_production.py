@@ -247,7 +247,7 @@ def test_a_removal_of_a_unit_not_in_play_costs_its_full_rebuild():
         s, ev = RULES.apply(s, RULES.prompt(s).role, Done(), Dice())
     assert ledger.full_cost(B, B.block("uk_4ind")) == {"yellow": 3}
     assert s.blocks["uk_4ind"].where == "removed"
-    assert "its removal costs 3Y PP" in " ".join(lines_for(ev, ALLIED))
+    assert "its removal costs 3 yellow PP" in " ".join(lines_for(ev, ALLIED))
     got = 4 - min(s.pp_lost[ALLIED], 4)  # BIA3: 4 yellow, hits on yellow first
     assert s.pp["uk"]["yellow"] == before.pp["uk"]["yellow"] + got - 3
 
@@ -268,7 +268,7 @@ def test_a_surrendering_block_gives_its_pp_to_the_enemy():
     assert s.blocks["de_dak"].where == "dead"
     assert s.pp["uk"] == {"yellow": 1, "red": 1}
     mine = " ".join(lines_for(ctx.events, ALLIED))
-    assert "gains 1Y+1R PP" in mine
+    assert "gains 1 yellow and 1 red PP" in mine
     assert "gains" not in " ".join(lines_for(ctx.events, PUBLIC))
 
 

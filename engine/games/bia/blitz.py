@@ -19,7 +19,7 @@ from engine.core.errors import IllegalOrder
 from engine.core.events import Event, private
 from engine.core.orders import Order
 from engine.core.ruleset import Prompt
-from engine.games.bia import air, combat, movement, reserve, special
+from engine.games.bia import air, combat, ledger, movement, reserve, special
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.movement import _air_units_alone, _check_stacking, _own_block, entry_cost
@@ -145,7 +145,7 @@ def apply_blitz(ctx: Ctx, order: Blitz) -> None:
                 )
             )
     elif not block_is_air(ctx.board, b):
-        s.control[order.to] = b.side
+        ledger.take_control(ctx, order.to, b.side)
     shown = f"{combat.name(ctx.board, b)} blitzes {here} -> {order.to}."
     hidden = f"{b.token} blitzes {here} -> {order.to}."
     ctx.events.append(private("blitz", shown, (b.side,), shown if b.revealed else hidden))

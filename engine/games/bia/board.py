@@ -92,6 +92,13 @@ class Board:
         row = self.pack.tables.terrain.get(x.terrain)
         return bool(row and row.land and row.mp is not None)
 
+    def in_afrika(self, h: str) -> bool:
+        """AFRIKA is Africa and the Middle East (L332-351): a hex of a country in either
+        region (Turkey and Egypt belong to two)."""
+        country = self.hex(h).country
+        row = self.pack.map.countries.get(country) if country else None
+        return row is not None and bool({"africa", "middle_east"} & set(row.regions))
+
     # -- rails, roads and ports ---------------------------------------------------
 
     @cached_property

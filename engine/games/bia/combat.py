@@ -294,7 +294,7 @@ def _over(ctx: Ctx) -> bool:
     winner = att if ground(board, s, h, att) else enemy(att)
     loser = enemy(winner)
     if winner == att and s.control.get(h) != att:
-        s.control[h] = att
+        ledger.take_control(ctx, h, att)
         place = locality(board, s, h)
         after = special.when_captured(board, s, h, place, att) or (
             board.pack.tables.localities[place].when_captured if place else None

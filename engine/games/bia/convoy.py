@@ -1,6 +1,7 @@
 """The convoy boxes in Strategic Warfare in the naval scenarios (17.0 In a Convoy Box,
 L2553-2564): ships joining a box, the one-round sea battle in every box holding both
-sides' ships, and the players' choices of where its hits fall (RULINGS B85-B86).
+sides' ships, and the players' choices of where its hits fall and which of them the TECH
+advantage discards (RULINGS B85-B86, B105).
 
 The round itself is :func:`engine.games.bia.naval.fight_round`; this module keeps the
 battle in the state between choices and writes its results on the blocks. Rulebook line
@@ -62,10 +63,16 @@ def waiting_side(state: State) -> str | None:
     return enemy(state.player) if step == "enemy" else state.player
 
 
+#: a side's answer, among the choices a battle stores, that its TECH advantage discards
+#: the hit (the other answers are ship ids; RULINGS B105)
+CANCEL = "cancel"
+
+
 def choice(state: State) -> dict | None:
-    """The choice a sea battle waits on (RULINGS B85): ``side``, ``who`` ("own" or
-    "aim"), the ships ``among`` it picks from (ids), ``why`` (the fire that hit) and the
-    convoy box ``key``; None when no battle waits."""
+    """The choice a sea battle waits on (RULINGS B85, B105): ``side``, ``who`` ("own",
+    "aim" or "cancel"), the ships ``among`` it picks from (ids; for "cancel" the ship or
+    tied ships the hit falls on), ``why`` (the fire that hit) and the convoy box ``key``;
+    None when no battle waits."""
     fight = state.naval.get("battle")
     return fight.get("wait") if fight and state.phase == "strategic_warfare" else None
 
@@ -114,10 +121,11 @@ def convoy_battle(ctx: Ctx, key: str) -> bool:
     are revealed (L2716) and fight one round (:func:`engine.games.bia.naval.fight_round`);
     a block that loses its last edge is sunk (eliminated). Each side's steps lost count
     for the naval victory (RULINGS B72). Where a side may choose where a hit falls and its
-    standing order ``naval`` says ``ask``, the round stops there (False) with what has
-    happened so far on the blocks and in the log; each ``hit`` given fights the round
-    again with the same dice and the choices made, to the next choice or its end (True;
-    RULINGS B85-B86)."""
+    standing order ``naval`` says ``ask``, or where a hit is about to fall on the ships
+    of a side holding an unused TECH discard whose standing order asks, the round stops
+    there (False) with what has happened so far on the blocks and in the log; each answer
+    given (``hit``, ``cancel``, ``take``) fights the round again with the same dice and
+    the choices made, to the next choice or its end (True; RULINGS B85-B86, B105)."""
     s, board = ctx.state, ctx.board
     fight = s.naval.get("battle")
     if fight is None or fight["key"] != key:
@@ -138,7 +146,8 @@ def convoy_battle(ctx: Ctx, key: str) -> bool:
         fight = {"key": key, "ships": [[b.id, b.side, b.steps] for b in here],
                  "tech": {x: _side_tech(board, s, here, x, "navy") for x in (AXIS, ALLIED)},
                  "bombers": {x: _side_tech(board, s, here, x, "bomber") for x in (AXIS, ALLIED)},
-                 "rolls": [], "choices": [], "said": 0, "wait": None}  # fmt: skip
+                 "rolls": [], "choices": [], "said": 0, "wait": None,
+                 "tech_choice": True}  # fmt: skip
         s.naval["battle"] = fight
     ships = []
     for i, side, pos in fight["ships"]:  # a list: a database may sort a mapping's keys
@@ -154,13 +163,15 @@ def convoy_battle(ctx: Ctx, key: str) -> bool:
             if combat.standing(s, side, "naval") == "ask":
                 raise _Wait({"key": key, "side": side, "who": who, "why": why,
                              "among": [x.id for x in among]})  # fmt: skip
-            pick = naval.engine_pick(who, among).id
+            # the engine's answers: B67's ship, and the round's first hit discarded (B68)
+            pick = CANCEL if who == "cancel" else naval.engine_pick(who, among).id
             fight["choices"].append(pick)
-        return next(x for x in among if x.id == pick)
+        return None if pick == CANCEL else next(x for x in among if x.id == pick)
 
-    try:
+    try:  # a battle stored before the discard was a side's choice replays without it
         naval.fight_round(battle, _Replay(ctx.dice, fight["rolls"]),
-                          lambda sh: ship_name(board, sh), choose)  # fmt: skip
+                          lambda sh: ship_name(board, sh), choose,
+                          ask_discard=fight.get("tech_choice", False))  # fmt: skip
         done = True
     except _Wait as w:
         fight["wait"], done = w.wait, False
@@ -202,10 +213,35 @@ def apply_hit(ctx: Ctx, role: str, name: str) -> None:
         raise refuse("BIA 17.0", "No sea battle waits on your choice of where a hit falls.")
     b = s.blocks.get(name) or s.by_token(name.upper())
     if b is None or b.id not in wait["among"]:
-        rule = "the strongest of your ships in the battle (L2639)" if wait["who"] == "own" else \
-            "an enemy ship your fire may hit (L2645, L2649)"  # fmt: skip
+        rule = {"own": "the strongest of your ships in the battle (L2639)",
+                "aim": "an enemy ship your fire may hit (L2645, L2649)",
+                "cancel": "one of the ships your prompt names (L2639, L2649)"}[wait["who"]]  # fmt: skip
         raise refuse("BIA 17.0", f"The hit must fall on {rule}.",
                      f"Those are: {', '.join(choice_names(ctx, wait))}.")  # fmt: skip
+    _answer(s, b.id)
+
+
+def apply_discard(ctx: Ctx, role: str, cancel: bool) -> None:
+    """``cancel`` or ``take`` in a sea battle: the side holding the naval TECH advantage,
+    asked as a hit is about to fall on its ships, discards this hit (its one discard of the
+    round) or suffers it, on the one ship the prompt names (L2642-2644, L2706-2709;
+    RULINGS B105). Among tied ships it suffers it with ``hit BLOCK``."""
+    s = ctx.state
+    wait = choice(s)
+    if wait is None or wait["side"] != role or wait["who"] != "cancel":
+        raise refuse("BIA 17.0", "No sea battle waits on your choice to discard a hit with your "
+                     "naval TECH advantage.")  # fmt: skip
+    if cancel:
+        _answer(s, CANCEL)
+    elif len(wait["among"]) == 1:
+        _answer(s, wait["among"][0])
+    else:
+        raise refuse("BIA 17.0", "The hit falls on one of your tied strongest ships (L2639): "
+                     "say which suffers it ('hit BLOCK'), or 'cancel'.",
+                     f"Those are: {', '.join(choice_names(ctx, wait))}.")  # fmt: skip
+
+
+def _answer(s: State, pick: str) -> None:
     fight = s.naval["battle"]
-    fight["choices"].append(b.id)
+    fight["choices"].append(pick)
     fight["wait"] = None

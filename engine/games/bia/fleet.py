@@ -31,6 +31,7 @@ from engine.games.bia.context import Ctx, refuse
 
 # the naval scenarios' parts, also reached here by the turn and the tests
 from engine.games.bia.convoy import (  # noqa: F401
+    apply_discard,
     apply_hit,
     choice,
     choice_names,
@@ -210,6 +211,8 @@ def prompt(ctx: Ctx, head: str, base: dict):
 
     s = ctx.state
     wait = choice(s)
+    if wait is not None and wait["who"] == "cancel":
+        return discard_prompt(ctx, head, base, wait)
     if wait is not None:
         box = ctx.board.pack.strategic.convoy_boxes[wait["key"]].name
         names = "; ".join(choice_names(ctx, wait))
@@ -242,13 +245,44 @@ def prompt(ctx: Ctx, head: str, base: dict):
                   **base)  # fmt: skip
 
 
+def discard_prompt(ctx: Ctx, head: str, base: dict, wait: dict):
+    """The side holding the naval TECH advantage, with its discard of the round unused, is
+    asked whether the hit about to fall on its ships is the one it discards (L2642-2644,
+    L2706-2709; RULINGS B105). It reads the fire that hit and the ship it falls on (or its
+    tied strongest), all face up in the battle (L2716); the other side reads only that
+    the choice is pending."""
+    from engine.core.ruleset import Prompt
+
+    box = ctx.board.pack.strategic.convoy_boxes[wait["key"]].name
+    names = "; ".join(choice_names(ctx, wait))
+    side = SIDE_NAME[wait["side"]]
+    if len(wait["among"]) == 1:
+        on, take = f"falls on your {names}", "'take' to suffer it"
+    else:
+        on, take = (f"falls on one of your tied strongest ships: {names}",
+                    "'hit BLOCK' to suffer it on that ship")  # fmt: skip
+    text = (f"{head}, sea battle in the {box} convoy box: a hit of the {wait['why']} {on}. "
+            "Your naval TECH advantage may discard one hit this round, and you have not used "
+            f"it: 'cancel' to discard this hit, or {take} and keep the discard for a later "
+            "one; or leave it to the engine ('standing naval engine': the first hit of each "
+            "round is discarded).")  # fmt: skip
+    public = (f"{head}, sea battle in the {box} convoy box: waiting for the {side} player's "
+              "choice on a hit (naval TECH, 17.0).")  # fmt: skip
+    verbs = ["cancel", "take", "hit", "standing"]
+    return Prompt(role=wait["side"], kind="naval_discard", verbs=verbs, text=text,
+                  public=public, **base)  # fmt: skip
+
+
 def legal(ctx: Ctx, role: str) -> list:
-    from engine.games.bia.orders import Done, Hit, Standing
+    from engine.games.bia.orders import Cancel, Done, Hit, Standing, Take
 
     s = ctx.state
     now = combat.standing(s, role, "naval")
     standing = [Standing(topic="naval", value=v) for v in STANDING["naval"] if v != now]
     wait = choice(s)
+    if wait is not None and wait["who"] == "cancel":  # own ships, by id (RULINGS B105)
+        take = [Take()] if len(wait["among"]) == 1 else [Hit(block=i) for i in wait["among"]]
+        return [*standing, Cancel(), *take]
     if wait is not None:
         ids = wait["among"] if wait["who"] == "own" else [s.blocks[i].token for i in wait["among"]]
         return [*standing, *(Hit(block=i) for i in ids)]

@@ -364,9 +364,7 @@ def _check_hq(
                 "through friendly hexes, not through enemy ZOC or the sea (L2222-2227).",
             )
     elif hq_kind == "strategic_air_hq":
-        from engine.games.bia import recon  # recon builds on this module
-
-        if not recon.in_afrika(board, unit.at):
+        if not board.in_afrika(unit.at):
             raise refuse(
                 "BIA 11.1",
                 f"{ctx.name(b)} fuels air units in AFRIKA only (L2086-2088).",

@@ -1,5 +1,6 @@
-"""Production Points: each power's stock, its monthly income, what steps cost and what
-surrender and conquest bring (3.5, 4.5, 5.1, 7.1, 7.3, 7.4).
+"""Production Points: each power's stock, its monthly income, what steps cost, what
+surrender and conquest bring, and the AFRIKA depots lost with the last major port (3.5,
+3.10, 4.5, 5.1, 7.1, 7.3, 7.4).
 
 A power's stock is ``state.pp[power]``: colour -> PP held (yellow, red, blue, white, oil).
 One stock per power stands for both its Main Supply Source and its AFRIKA Depot
@@ -11,20 +12,21 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 from __future__ import annotations
 
 from engine.core.events import Event, private
-from engine.games.bia.board import Board
+from engine.games.bia.board import SIDE_NAME, Board
 from engine.games.bia.context import Ctx
 from engine.games.bia.pack import Block
 from engine.games.bia.state import State
 
 #: the colours in the order a hit or a shortfall takes them when no choice applies
 COLOURS = ("yellow", "red", "blue", "white", "oil")
-SHORT = {"yellow": "Y", "red": "R", "blue": "B", "white": "W", "oil": "O"}
 
 
 def show(pp: dict[str, int]) -> str:
-    """``3Y+1R``; ``0`` when empty."""
-    parts = [f"{pp[c]}{SHORT[c]}" for c in COLOURS if pp.get(c)]
-    return "+".join(parts) or "0"
+    """``3 yellow and 1 red``, as a player reads it in a line; ``0`` when empty."""
+    parts = [f"{pp[c]} {c}" for c in COLOURS if pp.get(c)]
+    if len(parts) > 1:
+        return f"{', '.join(parts[:-1])} and {parts[-1]}"
+    return parts[0] if parts else "0"
 
 
 # -- who pays --------------------------------------------------------------------------
@@ -215,3 +217,73 @@ def view_pp(board: Board, state: State, viewer: str | None, everyone: str) -> di
         p: dict(v) for p, v in sorted(state.pp.items())
         if viewer == everyone or board.side_of_power(p) == viewer
     }  # fmt: skip
+
+
+# -- the AFRIKA depots (3.10) -------------------------------------------------------------------
+
+#: the powers with an AFRIKA depot of their own (3.10, L497-498)
+DEPOT_POWERS = ("italy", "germany", "uk")
+
+
+def afrika_major_ports(board: Board) -> list[str]:
+    """The major ports of AFRIKA, Africa and the Middle East (L332-351; 3.10 L497): the
+    pack's major ports whose country lies in either, Turkey's and Egypt's included."""
+
+    return sorted(h for h in board.ports if board.hex(h).port == "major" and board.in_afrika(h))
+
+
+def depot_powers(board: Board, state: State, side: str) -> list[str]:
+    """The powers of ``side`` in the scenario that have an AFRIKA depot (3.10, L497-498),
+    in the order of B32's leader: the largest yellow income first, then as listed."""
+    sc = board.pack.scenario(state.scenario)
+    mine = [p for p in sc.powers if p in DEPOT_POWERS and board.side_of_power(p) == side]
+    return sorted(mine, key=lambda p: (-sc.income.get(p, {}).get("yellow", 0), sc.powers.index(p)))
+
+
+def take_control(ctx: Ctx, h: str, side: str) -> None:
+    """``side`` now controls hex ``h`` (3.3; RULINGS B8). Every change of control in play
+    goes through here, so that the fall of an AFRIKA depot is seen at once (3.10)."""
+    was = ctx.state.control.get(h)
+    ctx.state.control[h] = side
+    if was is not None and was != side:
+        depot_falls(ctx, h, was)
+
+
+def depot_falls(ctx: Ctx, h: str, loser: str) -> None:
+    """3.10 (L504-509; RULINGS B104): when the enemy takes the last AFRIKA major port
+    ``loser`` controlled, the AFRIKA depot of each of its depot powers falls with it, at
+    once: the power's whole stock goes to the depot of the conquering side's first depot
+    power (it has one, holding the port just taken), or is lost when that side has none.
+    Everyone reads that the depots fell and where their goods went; the amounts only the
+    sides whose stocks change."""
+    s, board = ctx.state, ctx.board
+    ports = afrika_major_ports(board)
+    if h not in ports or any(s.control.get(p) == loser for p in ports):
+        return
+    winner = s.control[h]
+    takers = depot_powers(board, s, winner)
+    taker = takers[0] if takers else None
+    names = board.pack.units.powers
+    for power in depot_powers(board, s, loser):
+        stock = s.pp.get(power, {})
+        goods = {c: n for c, n in stock.items() if n > 0}
+        s.pp[power] = {c: 0 for c in stock}
+        head = (f"{names[power].name}'s AFRIKA depot falls with {ctx.where(h)}, the last "
+                f"AFRIKA major port of the {SIDE_NAME[loser]} side: its goods")  # fmt: skip
+        if taker is not None:
+            credit(s, taker, goods)
+            tail = f"go to {names[taker].name}'s AFRIKA depot (3.10)."
+            readers: tuple[str, ...] = (loser, winner)
+        else:
+            tail = f"are lost, the {SIDE_NAME[winner]} side having no AFRIKA depot (3.10)."
+            readers = (loser,)
+        ctx.events.append(
+            private(
+                "depot",
+                f"{head}, {show(goods)} PP, {tail}",
+                readers,
+                f"{head} {tail}",
+                hex=h,
+                power=power,
+            )
+        )

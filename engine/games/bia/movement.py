@@ -26,7 +26,7 @@ import heapq
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import Event, private
-from engine.games.bia import special, supply
+from engine.games.bia import ledger, special, supply
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.orders import Move
@@ -395,7 +395,7 @@ def apply_move(ctx: Ctx, order: Move) -> None:
         foe.discard(path[-1])
     for h in path[1:]:
         if h not in foe:
-            s.control[h] = b.side
+            ledger.take_control(ctx, h, b.side)
     route = " -> ".join(path)
     ctx.events.append(
         private(

@@ -8,12 +8,13 @@ rulebook's own battle off Crete (L2652-2744) is played by a test with scripted d
 
 Where the text lets a side choose where a hit falls (the owner among its tied strongest
 ships, L2639 and L2710-2712; the firer for its submarines and carrier aircraft, L2649,
-L2699-2700, L2726), :func:`fight_round` asks a :data:`Choose` callback; without one, or
-when the choice is forced, the engine's pick (:func:`engine_pick`) is taken (RULINGS B67,
-B85).
+L2699-2700, L2726), and the side holding the TECH advantage which hit of the round it
+discards (L2642-2644, L2706-2709), :func:`fight_round` asks a :data:`Choose` callback;
+without one, or when the choice is forced, the engine's pick (:func:`engine_pick`) is
+taken and the round's first hit on that side discarded (RULINGS B67-B68, B85, B105).
 
 Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.txt``;
-the rulings are ``RULINGS.md`` B63-B72 and B85-B86.
+the rulings are ``RULINGS.md`` B63-B72, B85-B86 and B105.
 """
 
 from __future__ import annotations
@@ -156,42 +157,66 @@ def engine_pick(who: str, among: list[Ship]) -> Ship:
 
 
 #: who decides where a hit falls, where the text gives a side the choice:
-#: ``choose(who, side, among, why)`` returns one of ``among`` (two ships or more), ``who``
-#: being "own" (``side`` owns them: its tied strongest, L2639, L2710-2712) or "aim"
-#: (``side`` fires its submarines or carrier aircraft at them, L2649, L2699-2700, L2726),
-#: ``why`` the fire that hit (RULINGS B85)
-Choose = Callable[[str, str, list[Ship], str], Ship]
+#: ``choose(who, side, among, why)``, ``why`` being the fire that hit (RULINGS B85, B105).
+#: ``who`` "own": ``side`` owns ``among``, its tied strongest ships (L2639, L2710-2712),
+#: and returns the one reduced. ``who`` "aim": ``side`` fires its submarines or carrier
+#: aircraft at ``among`` (L2649, L2699-2700, L2726) and returns its target. ``who``
+#: "cancel": ``side`` holds the naval TECH advantage and has not discarded a hit this round
+#: (L2642-2644); the hit is about to fall on ``among`` (one ship, or its tied strongest):
+#: None discards it, one of ``among`` suffers it (the British "decide" to, L2706-2709).
+Choose = Callable[[str, str, list[Ship], str], Ship | None]
 
 
-def _victim(battle: Battle, rnd: _Round, firer: str, who: str, why: str,
-            choose: Choose | None, sub_only: bool = False) -> Ship | None:  # fmt: skip
-    """The ship the next hit of ``firer`` falls on: the choice goes to ``choose`` only
-    when there is one to make and the hit will not be discarded by naval TECH (L2642-2644:
-    any ship would do)."""
+def _land(battle: Battle, rnd: _Round, firer: str, who: str, why: str, choose: Choose | None,
+          reader: Callable[[Ship], str] | None, sub_only: bool = False) -> bool:  # fmt: skip
+    """The next hit of ``firer`` falls (False when it has nothing left to hit). Without a
+    ``choose``, the engine picks the ship (:func:`engine_pick`) and the TECH advantage
+    discards the first hit of the round on its side's ships (RULINGS B67-B68). With one,
+    the firer of submarines and aircraft first names its target, then a side holding an
+    unused TECH discard says whether this hit is the one it discards (and, when it suffers
+    it among tied ships, which ship), else the owner picks among its tied strongest; a
+    side with one ship possible is asked nothing but the discard (RULINGS B85, B105)."""
     among = tied_strongest(battle, firer, sub_only) if who == "own" else targets(battle, firer)
     if not among:
-        return None
-    target_side = battle.other(firer)
-    if choose is None or len(among) == 1 or rnd.discard[target_side]:
-        return engine_pick(who, among)
-    pick = choose(who, target_side if who == "own" else firer, among, why)
-    return pick if pick in among else engine_pick(who, among)
+        return False
+    side = battle.other(firer)
+    if choose is None or (rnd.discard[side] and not rnd.asked):
+        rnd.hit(engine_pick(who, among), why, reader)  # the first hit is discarded (B68)
+        return True
+    if who == "aim" and len(among) > 1:
+        pick = choose("aim", firer, among, why)
+        among = [pick if pick in among else engine_pick("aim", among)]
+    if rnd.discard[side]:
+        pick = choose("cancel", side, among, why)
+        if pick is None:
+            rnd.hit(engine_pick("own", among), why, reader, cancel=True)
+        else:
+            rnd.hit(pick if pick in among else engine_pick("own", among), why, reader, cancel=False)
+        return True
+    pick = choose("own", side, among, why) if len(among) > 1 else among[0]
+    rnd.hit(pick if pick in among else engine_pick("own", among), why, reader)
+    return True
 
 
 class _Round:
-    """The state of one round: which side still discards a hit (TECH advantage)."""
+    """The state of one round: which side still discards a hit (TECH advantage), and
+    whether that side is asked which hit (``asked``; RULINGS B105) or the engine
+    discards the first (B68)."""
 
-    def __init__(self, battle: Battle) -> None:
-        self.b = battle
+    def __init__(self, battle: Battle, asked: bool = True) -> None:
+        self.b, self.asked = battle, asked
         a, c = battle.sides()
         ta, tc = battle.naval_tech.get(a, 1), battle.naval_tech.get(c, 1)
         #: 17.0 Combat Rules (L2642-2644; RULINGS B68): the side of higher naval TECH discards one hit
         #: suffered each round; a hit on its aircraft cannot be discarded
         self.discard = {a: ta > tc, c: tc > ta}
 
-    def hit(self, ship: Ship, why: str, reader: Callable[[Ship], str] | None) -> None:
+    def hit(self, ship: Ship, why: str, reader: Callable[[Ship], str] | None,
+            cancel: bool | None = None) -> None:  # fmt: skip
+        """A hit lands on ``ship``; ``cancel`` says whether its side's TECH advantage
+        discards it (None: the engine's rule, the round's first hit on that side)."""
         side = ship.side
-        if self.discard[side]:
+        if self.discard[side] and cancel is not False:
             self.discard[side] = False
             self.b.lines.append(
                 f"{why}: a hit on {label(ship, reader)}, discarded by naval TECH superiority."
@@ -212,6 +237,7 @@ def fight_round(
     dice: Dice,
     reader: Callable[[Ship], str] | None = None,
     choose: Choose | None = None,
+    ask_discard: bool = True,
 ) -> None:
     """One round of naval combat (17.0, L2599-2651). The carriers' aircraft first, then
     the battleships, cruisers, destroyers and submarines (L2607-2612). The side with air
@@ -219,8 +245,10 @@ def fight_round(
     otherwise both fire at once in each step (L2613-2617). Superiority is read again
     after the air step (L2628-2632). Each block rolls one die per point of its current
     strength, a carrier one per aircraft; a 6 hits, less its Bonus (L2635). Where a side
-    may choose where a hit falls, ``choose`` is asked (:data:`Choose`)."""
-    rnd = _Round(battle)
+    may choose where a hit falls or which hit its TECH advantage discards, ``choose`` is
+    asked (:data:`Choose`); ``ask_discard`` False leaves the discard to the engine even
+    then (a battle begun before that choice was a side's: its stored choices hold none)."""
+    rnd = _Round(battle, ask_discard)
     first = air_superiority(battle)
     _air_step(battle, dice, rnd, first, reader, choose)
     first = air_superiority(battle)
@@ -238,10 +266,8 @@ def fight_round(
                 for n, sub_only in ((hits, False), (sub_hits, True)):
                     for _ in range(n):
                         who = "aim" if kind == "ss" and not sub_only else "own"
-                        v = _victim(battle, rnd, f, who, why, choose, sub_only)
-                        if v is None:
+                        if not _land(battle, rnd, f, who, why, choose, reader, sub_only):
                             break
-                        rnd.hit(v, why, reader)
 
 
 def _gun_fire(battle: Battle, dice: Dice, side: str, kind: str, reader) -> tuple[int, int] | None:
@@ -307,10 +333,8 @@ def _air_hits(battle: Battle, rnd: _Round, q, reader, choose: Choose | None) -> 
         battle.lines.append(f"Flak: {label(cv, reader)} loses an air step.")
     why = f"{side.capitalize()} torpedo bombers"
     for _ in range(hits):
-        v = _victim(battle, rnd, side, "aim", why, choose)
-        if v is None:
+        if not _land(battle, rnd, side, "aim", why, choose, reader):
             break
-        rnd.hit(v, why, reader)
 
 
 def interception_need(blocks: int, has_cv: bool, own_tech: int, enemy_tech: int) -> int:

@@ -32,10 +32,17 @@ hit BLOCK                give the next hit to that block, of the tied strongest 
                          after a recon the attacker's aimed hits, AR 12.1)
 retreat BLOCK HEX        retreat a block from its battle after the ground step (7.7.11)
 stay                     end this side's retreats for this round
+cancel                   naval scenarios: the side holding the naval TECH advantage, asked as a
+                         hit is about to fall on its ships, discards this hit (17.0)
+take                     naval scenarios: the same side suffers that hit on the ship the prompt
+                         names and keeps its discard (among tied ships, 'hit BLOCK' instead)
 blitz BLOCK HEX          the 1 free MP of the Blitz into an adjacent hex (7.8)
 repair BLOCK             buy the next edge of a supplied block (7.3)
 rebuild BLOCK [HEX]      buy back an eliminated block's weakest edge, at HEX when it has a choice (7.3)
 disband BLOCK            disband a supplied block for 1 yellow PP, after all purchases (7.3.6)
+hold BLOCK               hold back a reinforcement that arrived in this Production Phase (7.3.5)
+release BLOCK [HEX]      bring a reinforcement held back into play at its arrival place, in the
+                         Production Phase of a later turn, at no cost (7.3.5)
 standing hits engine|ask     who breaks ties of the strongest when this side takes hits
 standing retreat stay|ask    whether this side is asked about retreats after each round
 standing react pass|ask      whether this side is asked to react with air units (7.6) and
@@ -46,7 +53,8 @@ standing aim engine|ask      whether this side is asked which tied enemy block i
                              and air hits fall on after a successful recon (AR 12.1)
 standing naval engine|ask    naval scenarios: whether this side is asked where a hit falls in a sea
                              battle, among its tied strongest ships or, for its submarines and
-                             carrier aircraft, among the enemy's (17.0)
+                             carrier aircraft, among the enemy's, and which hit its naval TECH
+                             advantage discards (17.0)
 activate HQ                  naval scenarios: activate a Navy HQ in the SRM Phase to fuel fleets (17.0)
 done                     end the current phase
 
@@ -167,6 +175,14 @@ class Stay(Order):
     verb: Literal["stay"] = "stay"
 
 
+class Cancel(Order):
+    verb: Literal["cancel"] = "cancel"
+
+
+class Take(Order):
+    verb: Literal["take"] = "take"
+
+
 class Blitz(Order):
     verb: Literal["blitz"] = "blitz"
     block: str
@@ -191,6 +207,19 @@ class Disband(Order):
     verb: Literal["disband"] = "disband"
     block: str
     text_fields: ClassVar[tuple[str, ...]] = ("block",)
+
+
+class Hold(Order):
+    verb: Literal["hold"] = "hold"
+    block: str
+    text_fields: ClassVar[tuple[str, ...]] = ("block",)
+
+
+class Release(Order):
+    verb: Literal["release"] = "release"
+    block: str
+    at: str | None = None
+    text_fields: ClassVar[tuple[str, ...]] = ("block", "at")
 
 
 class Standing(Order):
@@ -224,10 +253,14 @@ ORDERS: dict[str, type[Order]] = {
         Hit,
         Retreat,
         Stay,
+        Cancel,
+        Take,
         Blitz,
         Repair,
         Rebuild,
         Disband,
+        Hold,
+        Release,
         Standing,
         Done,
     )
@@ -236,9 +269,9 @@ GRAMMAR = (
     "Orders: 'move BLOCK HEX... [LEADER]'; 'rail BLOCK HEX [LEADER]'; 'fly', 'attack', "
     "'react', 'recon', 'retreat' or 'blitz' BLOCK HEX; 'ship BLOCK HEX|south_africa'; "
     "'sail BLOCK PLACE'; 'fight HEX'; "
-    "'hit', 'repair', 'activate' or 'disband' BLOCK; 'reserve BLOCK [HQ]'; 'fuel BLOCK HQ'; "
-    "'rebuild BLOCK [HEX]'; "
-    "'stay'; "
+    "'hit', 'repair', 'activate', 'hold' or 'disband' BLOCK; 'reserve BLOCK [HQ]'; "
+    "'fuel BLOCK HQ'; 'rebuild' or 'release' BLOCK [HEX]; "
+    "'stay'; 'cancel' or 'take' (a naval hit); "
     "'standing TOPIC CHOICE' (hits, retreat, react, charge, warfare, aim, naval); 'done'."
 )
 #: the Strategic Map box a British unit stops in on its way from the UK (L1191-1196)
@@ -277,9 +310,9 @@ def parse_order(text: str) -> Order:
     if not words:
         raise _refuse("That order is empty.")
     verb, args = words[0].lower(), words[1:]
-    if verb in ("done", "stay"):
+    if verb in ("done", "stay", "cancel", "take"):
         _count(verb, args, 0, "nothing after it")
-        return Done() if verb == "done" else Stay()
+        return {"done": Done, "stay": Stay, "cancel": Cancel, "take": Take}[verb]()
     if verb == "move":
         by = args.pop().lower() if len(args) > 2 and args[-1].isalpha() else None
         if len(args) < 2:
@@ -311,13 +344,17 @@ def parse_order(text: str) -> Order:
                 "'reserve' takes a block and, if you wish, the HQ or leader whose AP pays."
             )
         return Reserve(block=args[0], by=args[1] if len(args) == 2 else None)
-    if verb in ("hit", "repair", "disband", "activate"):
+    if verb in ("hit", "repair", "disband", "activate", "hold"):
         _count(verb, args, 1, "one block")
         return ORDERS[verb](block=args[0])
     if verb == "rebuild":
         if len(args) not in (1, 2):
             raise _refuse("'rebuild' takes a block and, where it has a choice, one hex.")
         return Rebuild(block=args[0], at=_hex(args[1]) if len(args) == 2 else None)
+    if verb == "release":
+        if len(args) not in (1, 2):
+            raise _refuse("'release' takes a block and, if you wish, its arrival hex.")
+        return Release(block=args[0], at=_hex(args[1]) if len(args) == 2 else None)
     if verb == "standing":
         _count(verb, args, 2, "a topic and a value")
         topic, value = args[0].lower(), args[1].lower()

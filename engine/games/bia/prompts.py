@@ -18,6 +18,7 @@ from engine.games.bia import (
     fuel,
     hq,
     movement,
+    production,
     recon,
     reserve,
     sea,
@@ -83,7 +84,7 @@ def prompt(ctx: Ctx) -> Prompt:
                                 f"{reserve.prompt_note(ctx)}; then")  # fmt: skip
         return Prompt(role=enemy(s.player), kind="reaction", verbs=verbs, text=text, **base)
     verbs = {
-        "production": (["repair", "rebuild", "disband", "fly", "done", "standing"], "repair ('repair BLOCK') or rebuild ('rebuild BLOCK [HEX]') blocks, fly air units in from home ('fly BLOCK HEX'), then disband ('disband BLOCK') if you wish, then 'done'"),
+        "production": (["repair", "rebuild", "disband", "fly", "hold", "release", "done", "standing"], "repair ('repair BLOCK') or rebuild ('rebuild BLOCK [HEX]') blocks, fly air units in from home ('fly BLOCK HEX'), hold back a reinforcement arriving now ('hold BLOCK') or bring one held back into play ('release BLOCK [HEX]'), then disband ('disband BLOCK') if you wish, then 'done'"),
         "srm": (["rail", "done", "standing"], "move a unit by rail ('rail BLOCK HEX'), then 'done'"),
         "movement": (["move", "fly", "attack", "ship", "done", "standing"], "move your blocks ('move BLOCK HEX...'; air units 'fly BLOCK HEX' to transfer, 'attack BLOCK HEX' to attack; by sea 'ship BLOCK PORT'), then 'done'"),
         "combat": (["fight", "standing"], f"choose the next battle ('fight HEX'): {', '.join(s.battles)}"),
@@ -133,7 +134,8 @@ def legal(ctx: Ctx, role: str) -> list[Order]:
         out = [*air.react_orders(ctx), *reserve.reaction_orders(ctx),
                *fuel.activate_orders(ctx), *fuel.fuel_orders(ctx), Done()]  # fmt: skip
     elif s.phase == "production":
-        out = [*spending.orders(ctx), *air.arrival_orders(ctx), Done()]
+        out = [*spending.orders(ctx), *air.arrival_orders(ctx),
+               *production.choice_orders(ctx), Done()]  # fmt: skip
     elif s.phase == "srm":
         out = [*srm.rail_orders(ctx), *fuel.activate_orders(ctx), Done()]
     elif s.phase in ("movement", "exploitation"):

@@ -56,13 +56,6 @@ def recon_range(board: Board, state: State, b: BlockState) -> int:
     return board.pack.tables.recon["range_by_fighter_tech"][str(tech)]
 
 
-def in_afrika(board: Board, h: str) -> bool:
-    """AFRIKA is Africa and the Middle East (L332-351)."""
-    country = board.hex(h).country
-    row = board.pack.map.countries.get(country) if country else None
-    return row is not None and bool({"africa", "middle_east"} & set(row.regions))
-
-
 def die_modifier(board: Board, state: State, hq: BlockState, h: str) -> int | None:
     """What the recon die adds (L2321-2330): -2 or -4 for the nation's TECH 2 or 3
     fighters; +2 for forest, hills, mountains or swamp, a major city (a capital counts
@@ -72,7 +65,7 @@ def die_modifier(board: Board, state: State, hq: BlockState, h: str) -> int | No
     terrain = tables.terrain[board.hex(h).terrain]
     place = combat.locality(board, state, h)
     row = tables.localities.get(place) if place else None
-    if terrain.desert_recon and in_afrika(board, h) and not (row and row.recon):
+    if terrain.desert_recon and board.in_afrika(h) and not (row and row.recon):
         return None
     tech = tables.tech(board.block(hq.id).power, "fighter", state.turn)
     plus = tables.recon["fighter_tech_modifier"].get(str(tech), 0)

@@ -12,7 +12,7 @@ Rulebook line numbers (``L123``) refer to ``shared/rules/003_19684674ce068529.tx
 from __future__ import annotations
 
 from engine.core.events import Event
-from engine.games.bia import air, air_combat, special, supply
+from engine.games.bia import air, air_combat, ledger, special, supply
 from engine.games.bia.board import enemy
 from engine.games.bia.context import Ctx
 from engine.games.bia.firepower import STEPS, ground, locality, name
@@ -92,7 +92,7 @@ def do_retreat(ctx: Ctx, b: BlockState, to: str) -> None:
     if air.is_air(ctx.board, b):
         s.aloft.pop(b.id, None)
     else:
-        s.control[to] = b.side
+        ledger.take_control(ctx, to, b.side)
     ctx.events.append(Event("retreat", f"{name(ctx.board, b)} retreats from {ctx.where(here)} "
                             f"to {ctx.where(to)}.", {"token": b.token, "to": to}))  # fmt: skip
     if not retreats(ctx, b.side):

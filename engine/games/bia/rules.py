@@ -111,14 +111,14 @@ class BlocksInAfrika:
     def fuzz_pick(self, state: State, orders: list[Order], rng: Any) -> Order:
         """The order a random player gives among ``orders`` (``umpire fuzz``): standing
         orders are offered at every decision and a random player disbanding at will would
-        empty the map, so both come seldom; battles (a move onto the enemy, a fight, a
+        empty the map, so both come seldom, as does holding back a reinforcement (7.3.5); battles (a move onto the enemy, a fight, a
         blitz, an air attack, a retreat or a hit) and the fuel an attack needs under the
         advanced rules (AR 11.10) half the time they are offered; ``done``
         now and then, as for every game."""
         finish = [o for o in orders if o.verb == "done"]
         if finish and rng.random() < 0.12:
             return finish[0]
-        rare = {"standing": 0.03, "disband": 0.05}
+        rare = {"standing": 0.03, "disband": 0.05, "hold": 0.05}  # hold: 7.3.5, B100
         common = [o for o in orders if o.verb not in rare and o.verb != "done"]
         for verb, chance in rare.items():
             some = [o for o in orders if o.verb == verb]

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from engine.core.errors import IllegalOrder
 from engine.core.events import private
-from engine.games.bia import combat, hq, recon, special
+from engine.games.bia import combat, hq, special
 from engine.games.bia.board import enemy
 from engine.games.bia.context import Ctx, refuse
 from engine.games.bia.movement import _check_stacking, is_ground
@@ -122,7 +122,7 @@ def check_ship(ctx: Ctx, order: Ship) -> tuple[BlockState, bool, bool]:
                 f"{ctx.where(here)} and {_dest(ctx, to)} are not ports of one body of water "
                 "(L1377-1380).",
             )
-        if block.resident and recon.in_afrika(board, here) and not recon.in_afrika(board, to):
+        if block.resident and board.in_afrika(here) and not board.in_afrika(to):
             raise refuse(RULE, f"{ctx.name(b)} is a resident unit: it never leaves AFRIKA (3.7).")
     elif b.at in HOME_MED:
         if not is_ground(block):

@@ -23,9 +23,6 @@ from engine.games.bia.state import BlockState, State
 
 #: the digest's rebuild site of the Free French brigade (RULINGS B35)
 FREE_FRENCH_SITE = "Beirut"
-#: the map's countries outside AFRIKA, Africa and the Middle East (L332-351; Turkey
-#: belongs to both, RULINGS B35)
-EUROPE = {"albania", "bulgaria", "dodecanese", "greece", "italy", "malta", "ussr", "yugoslavia"}
 
 
 def _mine(ctx: Ctx, name: str, rule: str) -> BlockState:
@@ -138,7 +135,7 @@ def sites(ctx: Ctx, b: BlockState) -> list[str]:
     block = board.block(b.id)
     pack = board.pack
     if block.resident and block.kind == "static":
-        names = [h.id for h in pack.map.hexes if h.port == "major" and h.country not in EUROPE]
+        names = [h.id for h in pack.map.hexes if h.port == "major" and board.in_afrika(h.id)]
     elif block.wilson or b.id == "uk_21ind":
         names = [pack.places[p] for p in pack.strategic.indian_ocean_ports if p in pack.places]
     else:
@@ -241,6 +238,7 @@ def apply_disband(ctx: Ctx, order: Disband) -> None:
     was = b.at if b.where == "map" else board.pack.strategic.boxes[b.at].name
     b.where, b.at, b.oos = "dead", None, False
     s.disbanded.append(b.id)
+    seen = s.fresh.pop(b.id, None) is None  # a fresh arrival, unseen by the others (B100)
     power = ledger.payer(board, s, board.block(b.id).power)
     if power is not None:
         ledger.credit(s, power, {"yellow": 1})
@@ -249,7 +247,7 @@ def apply_disband(ctx: Ctx, order: Disband) -> None:
             "disband",
             f"{ctx.name(b)} is disbanded at {was}: 1 yellow PP (7.3.6).",
             (b.side,),
-            f"{b.token} is disbanded at {was}.",
+            f"{b.token} is disbanded at {was}." if seen else None,
         )  # fmt: skip
     )
 

@@ -150,6 +150,13 @@ class State:
     #: the blitz battle about to be fought that the non-phasing side is asked to react to
     #: with its armour in Reserve Mode before it begins (7.8 L1876-1879; RULINGS B97-B99)
     blitz_reaction: str | None = None
+    #: reinforcement -> the edge it arrived on, for those that arrived by themselves in
+    #: this Production Phase: its owner may still hold them back, and the others read
+    #: their arrival only as the phase ends (7.3.5; RULINGS B100)
+    fresh: dict[str, int] = field(default_factory=dict)
+    #: reinforcement -> the turn it was held back by choice: it waits for its owner's
+    #: ``release`` in a later Production Phase (7.3.5, L1261-1265; RULINGS B100-B101)
+    held: dict[str, int] = field(default_factory=dict)
 
     def clone(self) -> State:
         return State(
@@ -167,7 +174,7 @@ class State:
             {k: list(v) for k, v in self.leader_ap.items()}, copy.deepcopy(self.naval),
             list(self.reserve), {k: list(v) for k, v in self.hq_done.items()},
             dict(self.fuelled), dict(self.recon_failed), list(self.reaction_reserve),
-            self.blitz_reaction,
+            self.blitz_reaction, dict(self.fresh), dict(self.held),
         )  # fmt: skip
 
     def reacting(self) -> bool:
@@ -233,6 +240,8 @@ class State:
             "recon_failed": self.recon_failed,
             "reaction_reserve": self.reaction_reserve,
             "blitz_reaction": self.blitz_reaction,
+            "fresh": self.fresh,
+            "held": self.held,
         }
 
     @classmethod
@@ -256,5 +265,5 @@ class State:
             copy.deepcopy(d.get("naval", {})), list(d.get("reserve", [])),
             {k: list(v) for k, v in d.get("hq_done", {}).items()}, dict(d.get("fuelled", {})),
             dict(d.get("recon_failed", {})), list(d.get("reaction_reserve", [])),
-            d.get("blitz_reaction"),
+            d.get("blitz_reaction"), dict(d.get("fresh", {})), dict(d.get("held", {})),
         )  # fmt: skip

@@ -44,17 +44,20 @@ from engine.games.bia.orders import (
     Activate,
     Attack,
     Blitz,
+    Cancel,
     Disband,
     Done,
     Fight,
     Fly,
     Fuel,
     Hit,
+    Hold,
     Move,
     Rail,
     React,
     Rebuild,
     Recon,
+    Release,
     Repair,
     Reserve,
     Retreat,
@@ -62,6 +65,7 @@ from engine.games.bia.orders import (
     Ship,
     Standing,
     Stay,
+    Take,
 )  # fmt: skip
 from engine.games.bia.state import PHASES, BlockState
 
@@ -94,6 +98,7 @@ def next_phase(ctx: Ctx) -> None:
     s.moved = []
     if s.phase == "production":
         ledger.store(ctx)
+        production.close_phase(ctx)  # the others read the arrivals (7.3.5; RULINGS B100)
         s.air_due = []
     elif s.phase == "blitz":
         reserve.end_reaction(ctx)  # the enemy's reaction reserves, to its Blitz (RULINGS B98)
@@ -162,7 +167,8 @@ def waits(ctx: Ctx) -> bool:
             return False  # below: an air unit fuelled, or an HQ to fuel it (AR 11.10)
         return bool(air.react_orders(ctx)) or bool(fuel.fuel_orders(ctx))
     if s.phase == "production":
-        return bool(spending.orders(ctx)) or bool(air.arrival_orders(ctx))
+        return (bool(spending.orders(ctx)) or bool(air.arrival_orders(ctx))
+                or bool(production.choice_orders(ctx)))  # fmt: skip
     if s.phase == "srm":
         return bool(srm.rail_orders(ctx)) or bool(fuel.activate_orders(ctx))
     if s.phase == "combat":
@@ -250,6 +256,8 @@ def dispatch(ctx: Ctx, role: str, order: Order) -> None:
     elif isinstance(order, Activate) and fleet.is_naval(ctx.board, s):
         fleet.apply_activate(ctx, role, order.block)  # a Navy HQ (17.0; RULINGS B87)
         ctx.events.insert(0, private(ORDER, order.text(), (role,), fleet.shown(ctx, order)))
+    elif isinstance(order, (Cancel, Take)):  # the naval TECH discard (RULINGS B105)
+        fleet.apply_discard(ctx, role, isinstance(order, Cancel))
     elif isinstance(order, Hit) and fleet.is_naval(ctx.board, s):
         fleet.apply_hit(ctx, role, order.block)  # where a sea battle's hit falls (B85)
         ctx.events.insert(0, private(ORDER, order.text(), (role,), fleet.shown(ctx, order)))
@@ -309,11 +317,14 @@ _BLOCK_TO: dict[type[Order], Callable[[Ctx, Any], None]] = {
     Rail: srm.apply_rail,
     Blitz: blitz.apply_blitz,
 }
-#: the Production Phase's purchases, whose orders only their giver reads
+#: the Production Phase's purchases and choices, whose orders only their giver reads (a
+#: reinforcement held back is never seen, RULINGS B100)
 _PURCHASES: dict[type[Order], Callable[[Ctx, Any], None]] = {
     Repair: spending.apply_repair,
     Rebuild: spending.apply_rebuild,
     Disband: spending.apply_disband,
+    Hold: production.apply_hold,
+    Release: production.apply_release,
 }
 
 
@@ -495,7 +506,7 @@ def conquest(ctx: Ctx) -> None:
         lands = set(board.pack.units.powers[power].capitals_by_territory) or {power}
         for h in board.pack.map.hexes:
             if h.country in lands and s.control.get(h.id) == side:
-                s.control[h.id] = enemy(side)
+                ledger.take_control(ctx, h.id, enemy(side))
         gone = 0
         for b in s.blocks.values():
             if board.block(b.id).power != power or b.where in ("dead", "removed"):

@@ -113,11 +113,13 @@ def view(board: Board, state: State, viewer: str | None) -> BiaView:
     """The game as ``viewer`` (a side, None for the public, EVERYONE for the audit) sees
     it. Blocks not yet in play (``pool``) are shown to their owner only: the Order of
     Battle sheets are each player's own (digest 4.2, RULINGS B10); eliminated blocks the
-    same way."""
+    same way. A reinforcement that arrived by itself in this Production Phase is its
+    owner's until the phase ends, as he may still hold it back (7.3.5; RULINGS B100)."""
     shown = [
         block_view(board, state, b, viewer)
         for b in sorted(state.blocks.values(), key=lambda b: b.token)
-        if b.where in ("map", "box") or viewer in (EVERYONE, b.side)
+        if viewer in (EVERYONE, b.side)
+        or (b.where in ("map", "box") and b.id not in state.fresh)
     ]
     return BiaView(
         viewer=viewer,
