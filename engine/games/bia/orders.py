@@ -266,13 +266,11 @@ ORDERS: dict[str, type[Order]] = {
     )
 }
 GRAMMAR = (
-    "Orders: 'move BLOCK HEX... [LEADER]'; 'rail BLOCK HEX [LEADER]'; 'fly', 'attack', "
-    "'react', 'recon', 'retreat' or 'blitz' BLOCK HEX; 'ship BLOCK HEX|south_africa'; "
-    "'sail BLOCK PLACE'; 'fight HEX'; "
-    "'hit', 'repair', 'activate', 'hold' or 'disband' BLOCK; 'reserve BLOCK [HQ]'; "
-    "'fuel BLOCK HQ'; 'rebuild' or 'release' BLOCK [HEX]; "
-    "'stay'; 'cancel' or 'take' (a naval hit); "
-    "'standing TOPIC CHOICE' (hits, retreat, react, charge, warfare, aim, naval); 'done'."
+    "Orders: 'move BLOCK HEX... [LEADER]'; 'rail BLOCK HEX [LEADER]'; "
+    "'fly|attack|react|recon|retreat|blitz BLOCK HEX'; 'ship BLOCK HEX|south_africa'; "
+    "'sail BLOCK PLACE'; 'fight HEX'; 'hit|repair|activate|hold|disband BLOCK'; "
+    "'reserve BLOCK [HQ]'; 'fuel BLOCK HQ'; 'rebuild|release BLOCK [HEX]'; "
+    "'stay|cancel|take|done'; 'standing TOPIC CHOICE'."
 )
 #: the Strategic Map box a British unit stops in on its way from the UK (L1191-1196)
 SOUTH_AFRICA = "south_africa"
