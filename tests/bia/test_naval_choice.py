@@ -12,29 +12,12 @@ import random
 import pytest
 
 from engine.core.dice import ScriptedDice
-from engine.core.errors import IllegalOrder
 from engine.core.events import PUBLIC, lines_for, order_line
 from engine.games.bia import naval, naval_movement
 from engine.games.bia.board import ALLIED, AXIS
-from engine.games.bia.rules import BlocksInAfrika
 from tests.bia.test_naval import crete, strengths
+from tests.bia.test_naval_scenarios import RULES, B, go, refused
 from tests.bia.test_random_play import Dice, _check_face_up, _check_leaks
-
-RULES = BlocksInAfrika()
-B = RULES.board
-
-
-def go(s, role, text, dice=()):
-    return RULES.apply(s, role, RULES.parse_order(text), ScriptedDice(list(dice)))
-
-
-def refused(s, role, text) -> IllegalOrder:
-    before = RULES.dump_state(s)
-    with pytest.raises(IllegalOrder) as err:
-        go(s, role, text)
-    assert RULES.dump_state(s) == before  # a refusal changes nothing
-    return err.value
-
 
 # -- the battle off Crete with the players choosing ------------------------------------------
 

@@ -16,6 +16,20 @@ def refuse(rule: str, reason: str, legal: str = "") -> IllegalOrder:
     return IllegalOrder(rule, reason, legal)
 
 
+def own_block(
+    ctx: Ctx, name: str, rule: str, places: tuple[str, ...] | None = ("map", "box")
+) -> BlockState:
+    """The phasing side's block, by id or token, standing in one of ``places`` (anywhere
+    when None: the pool, the dead); the same sentence for an enemy block and for a name
+    that is nobody's, so a refusal tells nothing (1.3)."""
+    s = ctx.state
+    b = s.blocks.get(name) or s.by_token(name.upper())
+    if b is None or b.side != s.player or (places is not None and b.where not in places):
+        where = " on the map or in a box" if places == ("map", "box") else ""
+        raise refuse(rule, f"You have no block called {name!r}{where}.")
+    return b
+
+
 @dataclass
 class Ctx:
     board: Board

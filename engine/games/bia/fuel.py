@@ -43,6 +43,7 @@ from engine.core.ruleset import Prompt
 from engine.games.bia import air, combat, hq, supply
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.hq import playing  # the advanced rules: HQs, AP and fuel (11.0)
 from engine.games.bia.movement import fuel_kind
 from engine.games.bia.orders import Activate, Fuel
 from engine.games.bia.pack import neighbours
@@ -76,9 +77,6 @@ LEADER_KIND = {"armour": "fuel_armour", "air": "fuel_air"}
 WHAT = {"armour": "armour", "air": "an air unit"}
 
 
-def playing(state: State) -> bool:
-    """HQs, AP and fuel are advanced rules (11.0)."""
-    return bool(state.options.get("advanced"))
 
 
 def acting_side(state: State) -> str:
@@ -165,6 +163,8 @@ def spend(ctx: Ctx, b: BlockState, kind: str) -> None:
 
 
 def check_activate(ctx: Ctx, order: Activate) -> BlockState:
+    """``activate HQ`` (AR 11.3, L2099-2131; RULINGS B73): an on-map HQ of the acting
+    side, not yet active, in a phase its kind is activated in. Changes nothing."""
     s = ctx.state
     if not playing(s):
         raise refuse("BIA 11.3", "HQ activation is an advanced rule; this game plays the basic rules.")
@@ -176,6 +176,7 @@ def check_activate(ctx: Ctx, order: Activate) -> BlockState:
 
 
 def apply_activate(ctx: Ctx, order: Activate) -> None:
+    """Lay the HQ face up with its AP (AR 11.3, 11.10 Minimum Command)."""
     activate(ctx, check_activate(ctx, order))
 
 
@@ -193,7 +194,6 @@ def command_radius(ctx: Ctx, b: BlockState) -> set[str]:
     foes = {x.at for x in s.on_map(enemy(side))}
     mine = {x.at for x in s.on_map(side)}
     zoc = supply.zoc(board, s, enemy(side))
-    hexsides = board.pack.tables.hexsides
     seen = {b.at: 0}
     todo = deque([b.at])
     while todo:
@@ -203,7 +203,7 @@ def command_radius(ctx: Ctx, b: BlockState) -> set[str]:
         for n in neighbours(h):
             if n in seen or not board.is_land(n):
                 continue
-            if any(hexsides.get(f, {}).get("mp", 0) is None for f in board.features(h, n)):
+            if supply.blocked(board, h, n):  # deep water, a yellow border
                 continue
             if n in mine or (s.control.get(n) == side and n not in foes and n not in zoc):
                 seen[n] = seen[h] + 1
@@ -323,6 +323,42 @@ def _check_leader(ctx: Ctx, unit: BlockState, leader: str, kind: str) -> None:
         raise refuse("BIA 11.2", f"{hq.name(leader)} has no AP left this turn.")
 
 
+def check_command(ctx: Ctx, b: BlockState, unit: BlockState, does: str, per_ap: str) -> None:
+    """What any on-map HQ needs to spend an AP on a unit, for fuel or for Reserve Mode:
+    the unit of its own nationality (L2023-2025; only the FHQ commands an ally's, 11.8),
+    the HQ active or able to be activated now (11.3) and an AP left (11.2)."""
+    if ctx.board.block(b.id).power != ctx.board.block(unit.id).power:
+        raise refuse(
+            "BIA 11.8",
+            f"{ctx.name(b)} {does} units of its own nationality only (L2023-2025); only the "
+            "German FHQ commands an ally's units (11.8).",
+        )
+    if b.id not in ctx.state.hq_active:
+        why = why_not_activate(ctx, b)
+        if why:
+            raise refuse("BIA 11.3", f"{why}.")
+    if ap_left(ctx, b) <= 0:
+        raise refuse("BIA 11.2", f"{ctx.name(b)} has no AP left: {per_ap}.")
+
+
+def check_radius(
+    ctx: Ctx, b: BlockState, unit: BlockState, radius: dict[str, set[str]] | None
+) -> None:
+    """The unit within the tactical HQ's command radius (11.9, L2222-2227); ``radius``
+    caches each HQ's reach while one listing of legal orders tries many units."""
+    reach = radius.get(b.id) if radius is not None else None
+    if reach is None:
+        reach = command_radius(ctx, b)
+        if radius is not None:
+            radius[b.id] = reach
+    if unit.at not in reach:
+        raise refuse(
+            "BIA 11.9",
+            f"{ctx.name(unit)} is outside {ctx.name(b)}'s command radius: 5 hexes traced "
+            "through friendly hexes, not through enemy ZOC or the sea (L2222-2227).",
+        )
+
+
 def _check_hq(
     ctx: Ctx, unit: BlockState, b: BlockState, kind: str, radius: dict[str, set[str]] | None
 ) -> None:
@@ -332,18 +368,7 @@ def _check_hq(
     if kind not in FUELS.get(hq_kind, ()):
         what = "fuels nothing" if hq_kind not in FUELS else f"fuels {' and '.join(FUELS[hq_kind])} only"
         raise refuse("BIA 11.1", f"{ctx.name(b)} {what}, not {ctx.name(unit)}.")
-    if board.block(b.id).power != board.block(unit.id).power:
-        raise refuse(
-            "BIA 11.8",
-            f"{ctx.name(b)} fuels units of its own nationality only (L2023-2025); only the "
-            "German FHQ commands an ally's units (11.8).",
-        )
-    if b.id not in s.hq_active:
-        why = why_not_activate(ctx, b)
-        if why:
-            raise refuse("BIA 11.3", f"{why}.")
-    if ap_left(ctx, b) <= 0:
-        raise refuse("BIA 11.2", f"{ctx.name(b)} has no AP left: one AP fuels one unit (11.2).")
+    check_command(ctx, b, unit, "fuels", "one AP fuels one unit (11.2)")
     done = s.hq_done.get(b.id, [])
     if hq_kind == "minor_shq" and LEADER_KIND[kind] in done:
         raise refuse(
@@ -352,17 +377,7 @@ def _check_hq(
             "(L1940-1945).",
         )
     if hq_kind in RADIUS:
-        reach = radius.get(b.id) if radius is not None else None
-        if reach is None:
-            reach = command_radius(ctx, b)
-            if radius is not None:
-                radius[b.id] = reach
-        if unit.at not in reach:
-            raise refuse(
-                "BIA 11.9",
-                f"{ctx.name(unit)} is outside {ctx.name(b)}'s command radius: 5 hexes traced "
-                "through friendly hexes, not through enemy ZOC or the sea (L2222-2227).",
-            )
+        check_radius(ctx, b, unit, radius)
     elif hq_kind == "strategic_air_hq":
         if not board.in_afrika(unit.at):
             raise refuse(
@@ -410,19 +425,23 @@ def activate_orders(ctx: Ctx) -> list[Activate]:
     ]
 
 
+def _unfuelled(ctx: Ctx, blocks: list[BlockState]) -> list[BlockState]:
+    """Of ``blocks``, those needing fuel in this phase (:data:`PHASE_FUEL`) that have none
+    and could still use it: not moved, not aloft, not in Reserve Mode (whose AP fuels it,
+    RULINGS B76, B93)."""
+    s = ctx.state
+    wants = PHASE_FUEL.get(s.phase, ())
+    held = {*s.fuelled, *s.moved, *s.aloft, *s.reserve, *s.reaction_reserve}
+    return [b for b in blocks if b.id not in held and fuel_kind(ctx.board, b) in wants]
+
+
 def fuel_orders(ctx: Ctx) -> list[Fuel]:
     """Every fuel order the acting side may give now."""
     s, board = ctx.state, ctx.board
     if not playing(s) or s.phase not in PHASE_FUEL:
         return []
-    side = acting_side(s)
-    mine = sorted(s.on_map(side), key=lambda b: b.id)
-    units = [
-        b for b in mine
-        if fuel_kind(board, b) in PHASE_FUEL[s.phase] and b.id not in s.fuelled
-        and b.id not in s.moved and b.id not in s.aloft and b.id not in s.reserve
-        and b.id not in s.reaction_reserve
-    ]  # fmt: skip
+    mine = sorted(s.on_map(acting_side(s)), key=lambda b: b.id)
+    units = _unfuelled(ctx, mine)
     if not units:
         return []
     sources = [b.id for b in mine if board.block(b.id).kind in FUELS]
@@ -515,14 +534,9 @@ def prompt_note(ctx: Ctx) -> str:
 
 def needing(ctx: Ctx) -> str:
     """For the prompt's owner only: its units still out of fuel that could move now."""
-    s, board = ctx.state, ctx.board
-    wants = PHASE_FUEL.get(s.phase, ())
-    units = [
-        b for b in sorted(s.on_map(acting_side(s)), key=lambda b: b.token)
-        if fuel_kind(board, b) in wants and b.id not in s.fuelled
-        and b.id not in s.moved and b.id not in s.aloft and b.at not in s.battles
-        and b.id not in s.reserve and b.id not in s.reaction_reserve
-    ]  # fmt: skip
+    s = ctx.state
+    mine = sorted(s.on_map(acting_side(s)), key=lambda b: b.token)
+    units = [b for b in _unfuelled(ctx, mine) if b.at not in s.battles]
     if not units:
         return ""
     return "; out of fuel now: " + ", ".join(ctx.name(b) for b in units)

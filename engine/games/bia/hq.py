@@ -60,7 +60,8 @@ KIND_NAMES = {
 
 
 def playing(state: State) -> bool:
-    """The Supreme Leaders' AP are an advanced rule (11.0-11.3)."""
+    """The advanced rules are played: the Supreme Leaders' AP (11.0-11.3), the HQs and fuel
+    (11.0-11.10) and Reserve Mode (16.0) with them."""
     return bool(state.options.get("advanced"))
 
 

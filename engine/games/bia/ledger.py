@@ -245,8 +245,8 @@ def take_control(ctx: Ctx, h: str, side: str) -> None:
     goes through here, so that the fall of an AFRIKA depot is seen at once (3.10)."""
     was = ctx.state.control.get(h)
     ctx.state.control[h] = side
-    if was is not None and was != side:
-        depot_falls(ctx, h, was)
+    if was is not None and was != side and ctx.board.hex(h).port == "major":
+        depot_falls(ctx, h, was)  # only a major port's fall can take a depot with it
 
 
 def depot_falls(ctx: Ctx, h: str, loser: str) -> None:

@@ -14,7 +14,7 @@ from engine.core.errors import IllegalOrder
 from engine.core.events import private
 from engine.games.bia import air, ledger, supply
 from engine.games.bia.board import SIDE_NAME
-from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.context import Ctx, own_block, refuse
 from engine.games.bia.orders import Hold, Release
 from engine.games.bia.pack import Reinforcement
 from engine.games.bia.state import BlockState
@@ -199,19 +199,11 @@ def close_phase(ctx: Ctx) -> None:
 # -- holding back by choice (7.3.5) -------------------------------------------------------------
 
 
-def _own(ctx: Ctx, name: str, rule: str) -> BlockState:
-    s = ctx.state
-    b = s.blocks.get(name) or s.by_token(name.upper())
-    if b is None or b.side != s.player:
-        raise refuse(rule, f"You have no block called {name!r}.")
-    return b
-
-
 def check_hold(ctx: Ctx, order: Hold) -> BlockState:
     """7.3.5 (L1261-1265): a reinforcement that arrived by itself in this Production Phase
     may be held back instead, before anything is bought for it (RULINGS B100)."""
     s = ctx.state
-    b = _own(ctx, order.block, "BIA 7.3.5")
+    b = own_block(ctx, order.block, "BIA 7.3.5", None)
     if b.id not in s.fresh or b.where not in ("map", "box"):
         raise refuse("BIA 7.3.5", f"{ctx.name(b)} is not a reinforcement that arrived in this "
                      "Production Phase; only those are held back.")  # fmt: skip
@@ -245,7 +237,7 @@ def check_release(ctx: Ctx, order: Release) -> tuple[BlockState, str]:
     place the scenario gives it, when that place can take it now (7.3.2; RULINGS B101).
     ``HEX``, when given, must be that place."""
     s, board = ctx.state, ctx.board
-    b = _own(ctx, order.block, "BIA 7.3.5")
+    b = own_block(ctx, order.block, "BIA 7.3.5", None)
     r = next((r for r in _due(ctx) if r.unit == b.id), None)
     if r is None:
         raise refuse("BIA 7.3.5", f"{ctx.name(b)} is no reinforcement held back; only those "

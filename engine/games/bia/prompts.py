@@ -41,6 +41,8 @@ from engine.games.bia.turn import PHASE_NAMES
 
 
 def prompt(ctx: Ctx) -> Prompt:
+    """Whose decision the position waits on and what it takes (7.0, L984-1005: the
+    phasing side in its phases, the other side in its reactions, retreats and hits)."""
     s, board = ctx.state, ctx.board
     base = {"turn": s.turn, "phase": s.phase}
     if s.phase == "over":
@@ -113,7 +115,7 @@ def prompt(ctx: Ctx) -> Prompt:
 
 
 def legal(ctx: Ctx, role: str) -> list[Order]:
-    """Every order ``role`` may give now."""
+    """Every order ``role`` may give now, phase by phase (7.0, L984-1005)."""
     s = ctx.state
     p = prompt(ctx)
     if p.role is None or role != p.role:

@@ -113,11 +113,6 @@ def check_recon(ctx: Ctx, order: Recon) -> BlockState:
     return hq
 
 
-def activate(ctx: Ctx, hq: BlockState) -> None:
-    """Activate an HQ if it is not yet: :func:`engine.games.bia.fuel.activate` (AR 11.3,
-    11.10), face up with its AP, which ``state.hq_active`` counts down as it acts."""
-    fuel.activate(ctx, hq)
-
 
 def apply_recon(ctx: Ctx, order: Recon) -> None:
     s, board = ctx.state, ctx.board
@@ -211,8 +206,3 @@ def recon_orders(ctx: Ctx) -> list[Recon]:
         reach = recon_range(board, s, hq)
         out += [Recon(block=hq.id, to=h) for h in foes if distance(hq.at, h) <= reach]
     return out
-
-
-def deactivate(ctx: Ctx) -> None:
-    """AR 11.4: :func:`engine.games.bia.fuel.deactivate`."""
-    fuel.deactivate(ctx)

@@ -38,6 +38,7 @@ from engine.core.events import private
 from engine.games.bia import combat, fuel, hq
 from engine.games.bia.board import SIDE_NAME, Board, enemy
 from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.hq import playing  # the advanced rules: Reserve Mode (16.0, Appendix)
 from engine.games.bia.movement import TECH_TRACK, _own_block, allowance, destinations, is_ground
 from engine.games.bia.orders import Move, Reserve
 from engine.games.bia.state import BlockState, State
@@ -46,9 +47,6 @@ RULE = "BIA 16.0"
 RULE_REACTION = "BIA AR Appendix"
 
 
-def playing(state: State) -> bool:
-    """Reserve Mode and the advanced Defender Reaction are advanced rules (16.0, Appendix)."""
-    return bool(state.options.get("advanced"))
 
 
 def hidden(state: State) -> bool:
@@ -168,39 +166,15 @@ def _check_hq(
     """An armoured HQ's Reserve Mode (16.0 L2425-2427, L2443-2446; 11.3; 11.9 L2222-2227;
     L2024-2025; RULINGS B91): an armoured HQ, of the unit's nationality, active or able
     to be activated now, with an AP left, the unit within its command radius."""
-    s, board = ctx.state, ctx.board
-    if board.block(h.id).kind != "armored_hq":
+    if ctx.board.block(h.id).kind != "armored_hq":
         raise refuse(
             RULE,
             f"{ctx.name(h)} puts no unit in Reserve Mode: the armoured HQs (Rommel, "
             "Montgomery) and the Supreme Leaders do (L2423-2427).",
         )
-    if board.block(h.id).power != board.block(unit.id).power:
-        raise refuse(
-            "BIA 11.8",
-            f"{ctx.name(h)} commands units of its own nationality only (L2024-2025); only the "
-            "German FHQ commands an ally's units (11.8).",
-        )
-    if h.id not in s.hq_active:
-        why = fuel.why_not_activate(ctx, h)
-        if why:
-            raise refuse("BIA 11.3", f"{why}.")
-    if fuel.ap_left(ctx, h) <= 0:
-        raise refuse(
-            "BIA 11.2",
-            f"{ctx.name(h)} has no AP left: one AP puts one unit in Reserve Mode (L2440-2441).",
-        )
-    reach = radius.get(h.id) if radius is not None else None
-    if reach is None:
-        reach = fuel.command_radius(ctx, h)
-        if radius is not None:
-            radius[h.id] = reach
-    if unit.at not in reach:
-        raise refuse(
-            "BIA 11.9",
-            f"{ctx.name(unit)} is outside {ctx.name(h)}'s command radius: 5 hexes traced "
-            "through friendly hexes, not through enemy ZOC or the sea (L2222-2227).",
-        )
+    per_ap = "one AP puts one unit in Reserve Mode (L2440-2441)"
+    fuel.check_command(ctx, h, unit, "commands", per_ap)
+    fuel.check_radius(ctx, h, unit, radius)
 
 
 def apply_reserve(ctx: Ctx, order: Reserve) -> None:

@@ -30,7 +30,7 @@ from engine.core.errors import IllegalOrder
 from engine.core.events import private
 from engine.games.bia import combat, hq, special
 from engine.games.bia.board import enemy
-from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.context import Ctx, own_block, refuse
 from engine.games.bia.movement import _check_stacking, is_ground
 from engine.games.bia.orders import SOUTH_AFRICA, Ship
 from engine.games.bia.state import BlockState
@@ -39,16 +39,6 @@ RULE = "BIA 7.5.4"
 MED = "mediterranean"
 #: the home boxes whose units cross the Mediterranean (L1121-1124, L1135-1137)
 HOME_MED = ("rome", "berlin")
-
-
-def _own(ctx: Ctx, name: str) -> BlockState:
-    """The phasing side's block on the map or in a box; the same sentence for an enemy
-    block and for a name that is nobody's (1.3)."""
-    s = ctx.state
-    b = s.blocks.get(name) or s.by_token(name.upper())
-    if b is None or b.side != s.player or b.where not in ("map", "box"):
-        raise refuse(RULE, f"You have no block called {name!r} on the map or in a box.")
-    return b
 
 
 def indian_ocean_ports(ctx: Ctx) -> list[str]:
@@ -79,7 +69,7 @@ def check_ship(ctx: Ctx, order: Ship) -> tuple[BlockState, bool, bool]:
     """Validate a Sea Transport; returns the block, whether the Mine Die is rolled and
     whether the crossing is also the nation's SRM. Changes nothing."""
     board, s = ctx.board, ctx.state
-    b = _own(ctx, order.block)
+    b = own_block(ctx, order.block, RULE)
     block = board.block(b.id)
     power = block.power
     to = order.to

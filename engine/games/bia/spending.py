@@ -16,21 +16,13 @@ from engine.core.errors import IllegalOrder
 from engine.core.events import private
 from engine.games.bia import ledger, supply
 from engine.games.bia.board import TOKEN_TAG, Board
-from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.context import Ctx, own_block, refuse
 from engine.games.bia.orders import Disband, Rebuild, Repair
 from engine.games.bia.srm import rail_graph
 from engine.games.bia.state import BlockState, State
 
 #: the digest's rebuild site of the Free French brigade (RULINGS B35)
 FREE_FRENCH_SITE = "Beirut"
-
-
-def _mine(ctx: Ctx, name: str, rule: str) -> BlockState:
-    s = ctx.state
-    b = s.blocks.get(name) or s.by_token(name.upper())
-    if b is None or b.side != s.player:
-        raise refuse(rule, f"You have no block called {name!r}.")
-    return b
 
 
 def _supplied(b: BlockState) -> bool:
@@ -71,7 +63,7 @@ def check_repair(ctx: Ctx, order: Repair) -> tuple[BlockState, str, dict[str, in
     In AFRIKA the last edge is bought only in a controlled port or on rail joined to one
     (L1048-1053, RULINGS B33). Nothing is bought once disbanding has begun (7.3.6)."""
     s, board = ctx.state, ctx.board
-    b = _mine(ctx, order.block, "BIA 7.3")
+    b = own_block(ctx, order.block, "BIA 7.3", None)
     block = board.block(b.id)
     _before_disbanding(ctx)
     if b.where not in ("map", "box") or not _supplied(b):
@@ -165,7 +157,7 @@ def check_rebuild(ctx: Ctx, order: Rebuild) -> tuple[BlockState, str, str, dict[
     edge (its other edges are repairs, RULINGS B36); a blue first edge never comes back; a
     block disbanded this phase only from the next turn (L1269)."""
     s, board = ctx.state, ctx.board
-    b = _mine(ctx, order.block, "BIA 7.3")
+    b = own_block(ctx, order.block, "BIA 7.3", None)
     _before_disbanding(ctx)
     if b.where != "dead" or b.id in s.disbanded:
         raise refuse(
@@ -224,7 +216,7 @@ def _fresh_token(board: Board, s: State, b: BlockState) -> str:
 def check_disband(ctx: Ctx, order: Disband) -> BlockState:
     """7.3.6 (L1266-1271): after all purchases, a supplied block of the phasing side may
     be disbanded for 1 yellow PP; it may be rebuilt from the next turn."""
-    b = _mine(ctx, order.block, "BIA 7.3.6")
+    b = own_block(ctx, order.block, "BIA 7.3.6", None)
     if b.where not in ("map", "box") or not _supplied(b):
         raise refuse(
             "BIA 7.3.6", f"{ctx.name(b)} is not a supplied block in play; only those are disbanded."

@@ -27,7 +27,7 @@ from engine.core.errors import IllegalOrder
 from engine.core.events import private
 from engine.games.bia import combat, fuel, hq, ledger, sea, special, supply
 from engine.games.bia.board import Board, enemy
-from engine.games.bia.context import Ctx, refuse
+from engine.games.bia.context import Ctx, own_block, refuse
 from engine.games.bia.movement import _check_stacking, is_ground
 from engine.games.bia.orders import Rail
 from engine.games.bia.pack import neighbours
@@ -110,16 +110,6 @@ def _special_ok(board: Board, state: State, b: BlockState, h: str, n: str) -> bo
     if n.startswith("box:"):
         return True
     return special.may_enter(board, state, b, n, None if h.startswith("box:") else h)
-
-
-def _own(ctx: Ctx, name: str) -> BlockState:
-    """The phasing side's block on the map or in a box; the same sentence for an enemy
-    block and for a name that is nobody's (1.3)."""
-    s = ctx.state
-    b = s.blocks.get(name) or s.by_token(name.upper())
-    if b is None or b.side != s.player or b.where not in ("map", "box"):
-        raise refuse(RULE, f"You have no block called {name!r} on the map or in a box.")
-    return b
 
 
 def _srm_hq(ctx: Ctx, name: str) -> BlockState | None:
@@ -215,7 +205,7 @@ def check_rail(ctx: Ctx, order: Rail) -> tuple[BlockState, str | None, BlockStat
     units (3.4.1); paid with 1 yellow PP of the block's paying power or an AP
     (:func:`_payer`). Returns the block and its payer. Changes nothing."""
     s, board = ctx.state, ctx.board
-    b = _own(ctx, order.block)
+    b = own_block(ctx, order.block, RULE)
     block = board.block(b.id)
     if block.unit_class == "naval":
         raise refuse(RULE, ship_rail_refusal(board, b, ctx.name(b)))

@@ -46,7 +46,7 @@ def zoc(board: Board, state: State, side: str) -> set[str]:
     return out
 
 
-def _blocked(board: Board, a: str, b: str) -> bool:
+def blocked(board: Board, a: str, b: str) -> bool:
     """A hexside no supply line or ground move crosses: deep water or a yellow border
     (7.5.2, L1364-1366; tables.json ``hexsides``)."""
     feats = board.features(a, b)
@@ -73,7 +73,7 @@ def besieged(
     foe_units, foe_zoc = barred or enemy_presence(board, state, side)
     around = False
     for n in board.adjacent(h):
-        if not board.is_land(n) or _blocked(board, h, n):
+        if not board.is_land(n) or blocked(board, h, n):
             continue
         around = True
         if n not in foe_units and n not in foe_zoc:
@@ -230,7 +230,7 @@ def supplied_hexes(
         if not terrain[board.hex(h).terrain].supply or h in foe_zoc:
             continue  # the line may end here (the unit's own hex) but goes no further
         for n in board.adjacent(h):
-            if not board.is_land(n) or _blocked(board, h, n):
+            if not board.is_land(n) or blocked(board, h, n):
                 continue
             if board.hex(n).country in neutral:
                 continue  # RULINGS B13

@@ -163,9 +163,10 @@ def waits(ctx: Ctx) -> bool:
             return False  # a reaction reinforces battles (7.6; AR Appendix, RULINGS B94)
         if reserve.reaction_orders(ctx):  # armour in Reserve Mode (AR Appendix)
             return True
-        if not air.react_orders(ctx, fuelled_only=False):
-            return False  # below: an air unit fuelled, or an HQ to fuel it (AR 11.10)
-        return bool(air.react_orders(ctx)) or bool(fuel.fuel_orders(ctx))
+        could = air.react_orders(ctx, fuelled_only=False)  # fuelled or not (AR 11.10)
+        if any(not movement.out_of_fuel(ctx.board, s, s.blocks[o.block]) for o in could):
+            return True
+        return bool(could) and bool(fuel.fuel_orders(ctx))  # an HQ may yet fuel one
     if s.phase == "production":
         return (bool(spending.orders(ctx)) or bool(air.arrival_orders(ctx))
                 or bool(production.choice_orders(ctx)))  # fmt: skip
